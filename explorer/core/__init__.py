@@ -1,0 +1,1 @@
+"""Pure inspection logic. Runs inside the kernel process; no Qt, no jupyter."""

@@ -1,0 +1,1 @@
+"""Kernel process plumbing: the only layer that talks to the Jupyter client."""

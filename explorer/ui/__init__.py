@@ -1,0 +1,1 @@
+"""PySide6 widgets. Never imports torch: tensors stay in the kernel."""
