@@ -131,6 +131,12 @@ class Agent:
 
         return memory_map(self.user_namespace(), name, **options)
 
+    def do_render(self, name: str, out: str, **options: Any) -> dict:
+        """Write the image canvas's pixels for *name* to a PNG file (the CLI's ``render``)."""
+        from explorer.core.image import render_png
+
+        return render_png(self.value(name), out, name=name, **options)
+
     def do_graph(self, name: str, **options: Any) -> dict:
         from explorer.core.graph import autograd_graph
 
@@ -171,6 +177,12 @@ class Agent:
         if exc is None:
             return None
         return explain(exc, self.user_namespace(), code_filenames=self.code_filenames(), lang=self.lang)
+
+    def do_hints(self, code: str = "") -> list:
+        """Teaching hints after a run that raised nothing (e.g. grads all None, torch.Tensor(2, 3))."""
+        from explorer.core.errors import hints
+
+        return hints(code, self.user_namespace(), lang=self.lang)
 
     def do_clear_error(self) -> dict:
         for attr in ("last_type", "last_value", "last_traceback", "last_exc"):
