@@ -105,6 +105,24 @@ class Agent:
         snap["grad_enabled"] = bool(torch.is_grad_enabled()) if torch else True
         return snap
 
+    def do_after_run(self, code: str = "", failed: bool = False, exact_overlaps: bool = False) -> dict:
+        """Everything the GUI needs after one execution, in one round trip.
+
+        Each part fails on its own: a broken explainer must not hide the snapshot.
+        """
+        out: dict[str, Any] = {"snapshot": self.do_snapshot(exact_overlaps=exact_overlaps, code=code)}
+        out["error"] = self._guarded(self.do_explain_error) if failed else None
+        hints = [] if failed else self._guarded(self.do_hints, code=code)
+        out["hints"] = hints if isinstance(hints, list) else []
+        return out
+
+    @staticmethod
+    def _guarded(fn: Callable[..., Any], **kwargs: Any) -> Any:
+        try:
+            return fn(**kwargs)
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            return {"type": type(exc).__name__, "message": str(exc), "internal": True}
+
     def do_overlaps(self, name: str) -> dict:
         """Exact byte overlaps of one variable with every other (bounded work)."""
         from explorer.core.memory import overlaps_of
@@ -194,9 +212,12 @@ class Agent:
         return {}
 
     def do_prepare_load(self, path: str, name: str | None = None, allow_pickle: bool = False) -> dict:
-        from explorer.core.files import prepare_load
+        from explorer.core.files import FileLoadError, prepare_load
 
-        return prepare_load(path, name=name, taken=set(self.user_namespace()), allow_pickle=allow_pickle)
+        try:
+            return prepare_load(path, name=name, taken=set(self.user_namespace()), allow_pickle=allow_pickle)
+        except FileLoadError as exc:
+            return {"error": str(exc), "needs_pickle": bool(getattr(exc, "needs_pickle", False))}
 
 
 def install(shell: Any) -> Agent:

@@ -1,0 +1,61 @@
+"""The readable table ``tensor-explorer inspect`` prints without ``--json``."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+COLUMNS = ("name", "kind", "shape", "dtype", "device", "strides", "offset", "contig", "grad_fn", "group", "overlaps")
+
+
+def _cell(var: dict[str, Any], column: str) -> str:
+    if column == "shape":
+        shape = var.get("shape")
+        return "" if shape is None else "[" + ", ".join(map(str, shape)) + "]"
+    if column == "strides":
+        strides = var.get("strides")
+        return "" if strides is None else "(" + ", ".join(map(str, strides)) + ")"
+    if column == "offset":
+        return _text(var.get("storage_offset"))
+    if column == "contig":
+        return _text(var.get("is_contiguous"))
+    if column == "group":
+        return _text(var.get("memory_group"))
+    if column == "overlaps":
+        return ", ".join(var.get("overlaps") or [])
+    if column == "kind" and var.get("kind") == "other":
+        return var.get("type", "other")
+    return _text(var.get(column))
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _rows(variables: Iterable[dict[str, Any]], depth: int = 0) -> Iterable[list[str]]:
+    for var in variables:
+        row = [_cell(var, c) for c in COLUMNS]
+        row[0] = "  " * depth + row[0]
+        if var.get("kind") == "other":
+            row[2] = (var.get("repr") or "")[:40]
+        yield row
+        yield from _rows(var.get("children") or [], depth + 1)
+
+
+def format_table(payload: dict[str, Any]) -> str:
+    """Render the inspect payload (variables and error) as aligned text."""
+    rows = [list(COLUMNS)] + list(_rows(payload.get("variables") or []))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(COLUMNS))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    error = payload.get("error")
+    if error:
+        where = f" (line {error['line']})" if error.get("line") else ""
+        lines += ["", f"Error{where}: {error.get('type')}: {error.get('message')}"]
+        for key in ("title", "explanation", "fix"):
+            if error.get(key):
+                lines.append(f"  {key}: {error[key]}")
+    return "\n".join(lines)
