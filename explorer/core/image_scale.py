@@ -1,0 +1,82 @@
+"""Turn sampled values into 0..255 pixels, saying exactly how (as is, clipped, min-max)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Scaled:
+    """Pixels plus the story of how values became them."""
+
+    pixels: np.ndarray  # uint8, same shape as the input sample
+    scaling: str  # "none" | "clip" | "min-max"
+    range: list[float] | None  # data range used for min-max, else None
+    value_range: list[float]  # the values that pixel 0 and pixel 255 stand for
+    notes: list[str] = field(default_factory=list)
+
+
+def scale_pixels(sample: np.ndarray, channels: int) -> Scaled:
+    """Map a sample to uint8: uint8 as is, bool 0/1, [0, 1] floats as is, RGB ints 0..255 clipped, else min-max.
+
+    NaN becomes pixel 0; +/-inf become the ends of the range.
+    """
+    if sample.dtype == np.bool_:
+        return Scaled(sample.astype(np.uint8) * 255, "none", None, [0.0, 1.0], ["bool: False is black, True is white"])
+    if sample.dtype == np.uint8:
+        return Scaled(sample, "none", None, [0.0, 255.0])
+    notes: list[str] = []
+    if np.iscomplexobj(sample):
+        sample = np.abs(sample)  # torch samples arrive as magnitudes already; numpy ones here
+    values = sample.astype(np.float64, copy=False)
+    finite = np.isfinite(values)
+    all_finite = bool(finite.all())
+    picked = values if all_finite else values[finite]
+    if picked.size == 0:
+        notes.append("no finite values: everything is drawn black")
+        return Scaled(np.zeros(values.shape, np.uint8), "min-max", None, [0.0, 1.0], notes)
+    lo, hi = float(picked.min()), float(picked.max())
+    scaling, bounds = _choose(sample.dtype, channels, lo, hi)
+    if not all_finite:
+        notes.extend(_non_finite_notes(values))
+    pixels = _to_uint8(values, bounds, all_finite)
+    return Scaled(pixels, scaling, [lo, hi] if scaling == "min-max" else None, list(bounds), notes)
+
+
+def _choose(dtype: np.dtype, channels: int, lo: float, hi: float) -> tuple[str, tuple[float, float]]:
+    """Pick the scaling rule and the value range that maps onto 0..255."""
+    if dtype.kind in "iu" and channels >= 3 and lo >= 0 and hi <= 255:
+        # matplotlib reads integer RGB as 0..255 (and clips); do the same.
+        return "clip", (0.0, 255.0)
+    if dtype.kind in "fc" and lo >= 0 and hi <= 1:
+        return "none", (0.0, 1.0)
+    return "min-max", (lo, hi)
+
+
+def _to_uint8(values: np.ndarray, bounds: tuple[float, float], all_finite: bool) -> np.ndarray:
+    """Linear map of *bounds* onto 0..255, rounding; NaN -> 0, inf -> the nearest end."""
+    lo, hi = bounds
+    # halve first so that hi - lo cannot overflow for values near the float64 limits
+    half_span = hi * 0.5 - lo * 0.5
+    if half_span > 0:
+        scaled = (values * 0.5 - lo * 0.5) * (255.0 / half_span)
+    else:
+        # a constant image: nothing to stretch (only +inf stands out, at the top)
+        scaled = np.where(np.isposinf(values), 255.0, 0.0)
+    if not all_finite:
+        scaled = np.nan_to_num(scaled, nan=0.0, posinf=255.0, neginf=0.0)
+    return np.clip(np.rint(scaled), 0, 255).astype(np.uint8)
+
+
+def _non_finite_notes(values: np.ndarray) -> list[str]:
+    """Count NaN and infinities in the sample, as the notes a user needs."""
+    notes = []
+    nan = int(np.isnan(values).sum())
+    if nan:
+        notes.append(f"{nan} NaN value(s) drawn as 0 (black)")
+    pos, neg = int(np.isposinf(values).sum()), int(np.isneginf(values).sum())
+    if pos or neg:
+        notes.append(f"{pos + neg} infinite value(s) drawn at the ends of the range")
+    return notes
