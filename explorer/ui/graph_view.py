@@ -1,0 +1,438 @@
+"""The Graph tab: the autograd graph behind the selected tensor, read left to right."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import networkx as nx
+from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF, QShowEvent
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+# Light fills with black text stay readable on a projector and in dark themes.
+FILLS = {
+    "op": "#e4e4e4",
+    "leaf": "#b6e3c6",
+    "parameter": "#ffd394",
+    "intermediate": "#bcd6f4",
+    "output": "#f6b3c2",
+}
+_ZOOM_STEP = 1.25
+_MIN_SCALE, _MAX_SCALE = 0.02, 8.0
+_READABLE_SCALE = 0.4
+
+
+def layered_positions(ids: list[str], edges: list[tuple[str, str]]) -> dict[str, tuple[int, float]]:
+    """(layer, row) of each node; layers count from the inputs, the output is last.
+
+    Layers come from networkx's topological generations of the *reversed*
+    graph (distance to the output), so an input sits just before its first
+    consumer instead of every leaf piling up in the first column; rows come
+    from ``nx.multipartite_layout``.
+    """
+    graph = nx.DiGraph()
+    graph.add_nodes_from(ids)
+    graph.add_edges_from(edges)
+    depth = {n: d for d, gen in enumerate(nx.topological_generations(graph.reverse(copy=False))) for n in gen}
+    deepest = max(depth.values(), default=0)
+    layers: dict[int, list[str]] = {}
+    for node in ids:  # ids arrive breadth-first from the output: a stable row order
+        layers.setdefault(deepest - depth[node], []).append(node)
+    pos = nx.multipartite_layout(graph, subset_key=layers, align="vertical")
+    tallest = max(len(v) for v in layers.values()) if layers else 1
+    ys = [p[1] for p in pos.values()]
+    span = (max(ys) - min(ys)) if ys else 0.0
+    unit = span / (tallest - 1) if tallest > 1 and span > 0 else 1.0
+    return {n: (deepest - depth[n], float((pos[n][1] - min(ys)) / unit)) for n in ids}
+
+
+class GraphView(QWidget):
+    """Draws the backward graph of the selected variable in forward reading order.
+
+    Parameters
+    ----------
+    source : object
+        Has ``request(method, params, callback)``; answers the ``graph`` request.
+    parent : QWidget, optional
+    """
+
+    graph_shown = Signal(dict)
+
+    def __init__(self, source: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._source = source
+        self._var: dict | None = None
+        self._token = 0
+        self._pending = False
+        self._result: dict | None = None
+        self._labels: list[str] = []
+        self._texts: list[str] = []
+        self._pairs: list[tuple[str, str]] = []
+        self._items: list[QGraphicsItem] = []
+        self._scene = QGraphicsScene(self)
+        self._view = QGraphicsView(self._scene, self)
+        self._view.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self._view.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self._view.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self._view.viewport().installEventFilter(self)
+        self._banner = self._make_label("graphBanner", "background:#fff1a8;color:#222;padding:6px;")
+        self._message = self._make_label("graphMessage", "padding:6px;")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self._build_toolbar())
+        layout.addWidget(self._banner)
+        layout.addWidget(self._message)
+        layout.addWidget(self._view, 1)
+        self.set_variable(None)
+
+    # -- construction --------------------------------------------------------
+    def _make_label(self, name: str, style: str) -> QLabel:
+        label = QLabel(self)
+        label.setObjectName(name)
+        label.setWordWrap(True)
+        label.setStyleSheet(style)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        label.hide()
+        return label
+
+    def _button(self, slot: Callable[[], None]) -> QPushButton:
+        button = QPushButton(self)
+        button.clicked.connect(slot)
+        return button
+
+    def _build_toolbar(self) -> QHBoxLayout:
+        bar = QHBoxLayout()
+        self.zoom_out_button = self._button(self._on_zoom_out_clicked)
+        self.zoom_in_button = self._button(self._on_zoom_in_clicked)
+        self.fit_button = self._button(self._on_fit_clicked)
+        for button in (self.zoom_out_button, self.zoom_in_button, self.fit_button):
+            bar.addWidget(button)
+        bar.addStretch(1)
+        self._chips: dict[str, QLabel] = {}
+        for kind in ("leaf", "parameter", "intermediate", "output", "op"):
+            chip = QLabel(self)
+            chip.setStyleSheet(f"background:{FILLS[kind]};color:#111;padding:2px 8px;border-radius:6px;")
+            self._chips[kind] = chip
+            bar.addWidget(chip)
+        self._retranslate_toolbar()
+        return bar
+
+    def _retranslate_toolbar(self) -> None:
+        self.zoom_out_button.setText("−")
+        self.zoom_out_button.setToolTip(self.tr("Zoom out (Ctrl+wheel)"))
+        self.zoom_in_button.setText("+")
+        self.zoom_in_button.setToolTip(self.tr("Zoom in (Ctrl+wheel)"))
+        self.fit_button.setText(self.tr("Fit"))
+        self.fit_button.setToolTip(self.tr("Show the whole graph"))
+        legend = {
+            "leaf": self.tr("leaf"),
+            "parameter": self.tr("parameter"),
+            "intermediate": self.tr("intermediate"),
+            "output": self.tr("output"),
+            "op": self.tr("operation"),
+        }
+        for kind, text in legend.items():
+            self._chips[kind].setText(text)
+
+    # -- public API ------------------------------------------------------------
+    def set_variable(self, var: dict | None) -> None:
+        """Show the graph of *var* (a VAR dict), fetching it now if visible, else when shown."""
+        self._var = var
+        self._token += 1  # any reply still in flight is now stale
+        self._pending = False
+        self._result = None
+        self._clear()
+        if var is None:
+            self._show_message(self.tr("Select a tensor to see the autograd graph that produced it."))
+        elif var.get("kind") not in ("tensor", "parameter"):
+            self._show_message(self.tr("Only torch tensors have an autograd graph."))
+        elif self.isVisible():
+            self._fetch()
+        else:
+            self._pending = True
+
+    def refresh(self) -> None:
+        """Fetch the graph of the current variable again (e.g. after backward())."""
+        self.set_variable(self._var)
+
+    def node_labels(self) -> list[str]:
+        """Labels of the drawn nodes (variable names, op names or shapes)."""
+        return list(self._labels)
+
+    def node_texts(self) -> list[str]:
+        """The full text drawn in each node, e.g. ``"x\\n.grad = 36."``."""
+        return list(self._texts)
+
+    def edge_pairs(self) -> list[tuple[str, str]]:
+        """Drawn edges as (input label, consumer label), in forward direction."""
+        return list(self._pairs)
+
+    def node_centers(self) -> list[tuple[float, float]]:
+        """Scene centre of each drawn node, in the order of :meth:`node_labels`."""
+        centers = (item.sceneBoundingRect().center() for item in self._items)
+        return [(c.x(), c.y()) for c in centers]
+
+    def zoom(self) -> float:
+        """The current zoom factor (1.0 = natural size)."""
+        return float(self._view.transform().m11())
+
+    # -- events -------------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._pending:
+            self._pending = False
+            self._fetch()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate_toolbar()
+            if self._result is not None:
+                self._show_graph(self._result)  # tooltips and notes in the new language
+            elif self._var is None or self._var.get("kind") not in ("tensor", "parameter"):
+                self.set_variable(self._var)  # only a message: nothing is requested
+        elif event.type() == QEvent.Type.FontChange and self._result is not None:
+            self._show_graph(self._result)  # presentation mode: boxes grow with the font
+        super().changeEvent(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched is self._view.viewport()
+            and event.type() == QEvent.Type.Wheel
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            steps = event.angleDelta().y() / 120.0
+            self._zoom_by(_ZOOM_STEP ** steps)
+            return True
+        return super().eventFilter(watched, event)
+
+    def _on_zoom_in_clicked(self) -> None:
+        self._zoom_by(_ZOOM_STEP)
+
+    def _on_zoom_out_clicked(self) -> None:
+        self._zoom_by(1.0 / _ZOOM_STEP)
+
+    def _on_fit_clicked(self) -> None:
+        self._fit(cap=_MAX_SCALE)
+
+    def _zoom_by(self, factor: float) -> None:
+        target = min(max(self.zoom() * factor, _MIN_SCALE), _MAX_SCALE)
+        if self.zoom() > 0:
+            ratio = target / self.zoom()
+            self._view.scale(ratio, ratio)
+
+    def _fit(self, cap: float) -> None:
+        rect = self._scene.itemsBoundingRect()
+        if rect.isEmpty():
+            return
+        self._view.fitInView(rect.adjusted(-10, -10, 10, 10), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.zoom() > cap:
+            self._view.resetTransform()
+            self._view.scale(cap, cap)
+
+    # -- requests -------------------------------------------------------------------
+    def _fetch(self) -> None:
+        assert self._var is not None
+        token = self._token
+        self._show_message(self.tr("Reading the graph…"))
+        self._source.request(
+            "graph", {"name": self._var["name"]}, lambda reply: self._on_source_replied(token, reply)
+        )
+
+    def _on_source_replied(self, token: int, reply: dict) -> None:
+        if token != self._token:
+            return  # a reply for a variable that is no longer selected
+        if "error" in reply:
+            self._show_message(self.tr("Could not read the graph: {error}").format(error=reply["error"]))
+            return
+        self._result = reply.get("result") or {}
+        self._show_graph(self._result)
+
+    # -- drawing ----------------------------------------------------------------------
+    def _clear(self) -> None:
+        self._scene.clear()
+        self._view.resetTransform()
+        self._labels, self._texts, self._pairs, self._items = [], [], [], []
+        self._banner.hide()
+        self._message.hide()
+
+    def _show_message(self, text: str) -> None:
+        self._message.setText(text)
+        self._message.setVisible(bool(text))
+
+    def _show_graph(self, result: dict) -> None:
+        self._clear()
+        name = (self._var or {}).get("name", "")
+        notes = [self._reason(result.get("message_key"), name, result.get("message"))]
+        if result.get("truncated"):
+            notes.append(self.tr("Only the first {n} nodes are shown.").format(n=len(result.get("nodes", []))))
+        self._show_message("\n".join(n for n in notes if n))
+        if result.get("freed"):
+            self._banner.setText(self.tr(
+                "backward() has already run on this graph, so the values it saved were freed. "
+                "Calling backward() again raises an error: run the forward pass again "
+                "(or pass retain_graph=True the first time)."
+            ))
+            self._banner.show()
+        root_item = self._draw(result)
+        self._fit(cap=1.0)
+        if root_item is not None and self.zoom() < _READABLE_SCALE:
+            # A whole big graph would be unreadably small: start at natural size on the output.
+            self._view.resetTransform()
+            self._view.centerOn(root_item)
+        self.graph_shown.emit(result)
+
+    def _reason(self, key: str | None, name: str, fallback: str | None) -> str:
+        """A translated explanation of why there is no graph, by the core's message key."""
+        templates = {
+            "leaf": self.tr(
+                "{name} is a leaf tensor: you created it, no operation did, so no graph leads to it. "
+                "backward() stores its gradient in {name}.grad."
+            ),
+            "no_grad": self.tr(
+                "{name} does not require grad, so autograd recorded no graph for it "
+                "(no input had requires_grad=True, or it was made under torch.no_grad() or by detach())."
+            ),
+            "not_tensor": self.tr("{name} is not a torch tensor: only tensors record an autograd graph."),
+        }
+        if key in templates:
+            return templates[key].format(name=name)
+        return fallback or ""
+
+    def _draw(self, result: dict) -> QGraphicsItem | None:
+        """Lay out and draw the nodes and edges; returns the root's item."""
+        nodes: list[dict] = result.get("nodes") or []
+        if not nodes:
+            return None
+        edges = [(str(a), str(b)) for a, b in result.get("edges") or []]
+        counts = list(result.get("edge_counts") or [1] * len(edges))
+        items = {n["id"]: self._make_node(n, n["id"] == result.get("root")) for n in nodes}
+        em = self.fontMetrics().height()
+        gap_y = max(item.boundingRect().height() for item in items.values()) + em
+        positions = layered_positions(list(items), edges)
+        columns = _column_centres(positions, items, gap=3 * em)
+        for node_id, (layer, row) in positions.items():
+            rect = items[node_id].boundingRect()
+            items[node_id].setPos(columns[layer] - rect.center().x(), row * gap_y - rect.center().y())
+        by_id = {n["id"]: n for n in nodes}
+        for (src, dst), count in zip(edges, counts):
+            if src in items and dst in items:
+                self._make_edge(items[src], items[dst], int(count))
+                self._pairs.append((by_id[src]["label"], by_id[dst]["label"]))
+        return items.get(result.get("root"))
+
+    def _make_node(self, node: dict, is_root: bool) -> QGraphicsItem:
+        text = str(node.get("label", ""))
+        grad = node.get("grad")
+        if grad and node.get("kind") != "op":
+            text += f"\n.grad = {grad.get('preview', '')}"
+        self._labels.append(str(node.get("label", "")))
+        self._texts.append(text)
+        label = QGraphicsSimpleTextItem(text)
+        label.setFont(self.font())
+        label.setBrush(QBrush(QColor("#111111")))
+        box = label.boundingRect()
+        em = self.fontMetrics().height()
+        pad_x, pad_y = (em, em * 0.4) if node.get("kind") == "op" else (em * 0.6, em * 0.3)
+        outline = box.adjusted(-pad_x, -pad_y, pad_x, pad_y)
+        path = QPainterPath()
+        if node.get("kind") == "op":
+            path.addEllipse(outline)
+        else:
+            path.addRoundedRect(outline, em * 0.5, em * 0.5)
+        shape = self._scene.addPath(path, QPen(QColor("#333333"), max(1.0, em / 12)),
+                                    QBrush(QColor(FILLS[_fill_kind(node, is_root)])))
+        label.setParentItem(shape)
+        self._items.append(shape)
+        shape.setToolTip(self._tooltip(node, is_root))
+        return shape
+
+    def _make_edge(self, src: QGraphicsItem, dst: QGraphicsItem, count: int) -> None:
+        a, b = src.sceneBoundingRect(), dst.sceneBoundingRect()
+        start = QPointF(a.right(), a.center().y())
+        end = QPointF(b.left(), b.center().y())
+        color = self.palette().color(self.foregroundRole())
+        pen = QPen(color, max(1.0, self.fontMetrics().height() / 14))
+        self._scene.addLine(QLineF(start, end), pen).setZValue(-1)
+        self._scene.addPolygon(_arrow_head(start, end, self.fontMetrics().height() * 0.45), pen, QBrush(color))
+        if count > 1:
+            tag = self._scene.addSimpleText(f"×{count}", self.font())
+            tag.setBrush(QBrush(color))
+            tag.setPos((start + end) / 2 - QPointF(0, tag.boundingRect().height()))
+            tag.setToolTip(self.tr("This input is used {n} times by the operation.").format(n=count))
+
+    def _tooltip(self, node: dict, is_root: bool) -> str:
+        if node.get("kind") == "op":
+            lines = [self.tr("Operation: {op}").format(op=node.get("op"))]
+            if node.get("freed"):
+                lines.append(self.tr("Its saved tensors were freed by backward()."))
+            return "\n".join(lines)
+        role = {
+            "output": self.tr("Selected tensor (the output)"),
+            "parameter": self.tr("nn.Parameter (a leaf the optimizer updates)"),
+            "leaf": self.tr("Leaf tensor: gradients accumulate in its .grad"),
+            "intermediate": self.tr("Intermediate result held in a variable"),
+        }[_fill_kind(node, is_root)]
+        shape = node.get("shape")
+        grad = node.get("grad")
+        lines = [
+            role,
+            self.tr("shape: {shape}").format(shape="?" if shape is None else list(shape)),
+            self.tr("dtype: {dtype}").format(dtype=node.get("dtype")),
+            self.tr("requires_grad: {value}").format(value=node.get("requires_grad")),
+        ]
+        if grad:
+            lines.append(self.tr("grad: {preview}").format(preview=grad.get("preview")))
+        elif node.get("kind") == "leaf":
+            lines.append(self.tr("grad: None (backward() has not reached it yet)"))
+        return "\n".join(lines)
+
+
+def _fill_kind(node: dict, is_root: bool) -> str:
+    """Colour class of a node: op, output, parameter, leaf or intermediate."""
+    if node.get("kind") == "op":
+        return "op"
+    if is_root:
+        return "output"
+    if node.get("is_parameter"):
+        return "parameter"
+    return "leaf" if node.get("kind") == "leaf" else "intermediate"
+
+
+def _column_centres(
+    positions: dict[str, tuple[int, float]], items: dict[str, QGraphicsItem], gap: float
+) -> dict[int, float]:
+    """x of each layer's centre line: every column is as wide as its widest node."""
+    widths: dict[int, float] = {}
+    for node_id, (layer, _) in positions.items():
+        widths[layer] = max(widths.get(layer, 0.0), items[node_id].boundingRect().width())
+    centres, left = {}, 0.0
+    for layer in sorted(widths):
+        centres[layer] = left + widths[layer] / 2
+        left += widths[layer] + gap
+    return centres
+
+
+def _arrow_head(start: QPointF, end: QPointF, size: float) -> QPolygonF:
+    """A filled triangle at *end* pointing along start -> end."""
+    line = QLineF(end, start)
+    if line.length() == 0:
+        return QPolygonF()
+    left, right = QLineF(line), QLineF(line)
+    left.setLength(size)
+    right.setLength(size)
+    left.setAngle(line.angle() + 25)
+    right.setAngle(line.angle() - 25)
+    return QPolygonF([end, left.p2(), right.p2()])
+
+
+__all__ = ["GraphView", "layered_positions", "FILLS"]
