@@ -1,0 +1,77 @@
+"""Builds the QApplication, the kernel session, the console and the main window, and runs them."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from importlib import resources
+
+from PySide6.QtCore import QCoreApplication, QLocale, QSettings, QTimer
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+
+def app_icon() -> QIcon:
+    """The window icon, from the package's resources."""
+    return QIcon(str(resources.files("explorer") / "resources" / "icon.svg"))
+
+
+def default_language() -> str:
+    saved = QSettings().value("language")
+    if saved in ("en", "zh_CN"):
+        return str(saved)
+    return "zh_CN" if QLocale.system().name().startswith("zh") else "en"
+
+
+def make_console(session):
+    """qtconsole's RichJupyterWidget on the session's kernel, through its own client."""
+    from qtconsole.rich_jupyter_widget import RichJupyterWidget
+
+    console = RichJupyterWidget()
+    console.kernel_manager = session.manager
+    console.kernel_client = session.console_client()
+    console.set_default_style("lightbg")
+    return console
+
+
+def create_window(options: argparse.Namespace | None = None):
+    """Create the session and window (the kernel starts on the first event-loop turn)."""
+    from explorer.kernel.session import KernelSession
+    from explorer.ui.i18n import install_language
+    from explorer.ui.main_window import MainWindow
+
+    lang = getattr(options, "lang", None) or default_language()
+    install_language(lang)
+    session = KernelSession(cwd=os.getcwd())
+    window = MainWindow(session, icon=app_icon())
+    window.language = lang
+    session.language = lang
+    window.retranslate()
+
+    def start_kernel() -> None:
+        session.start()
+        window.attach_console(make_console(session))
+
+    QTimer.singleShot(0, start_kernel)
+    if getattr(options, "presentation", False):
+        window.set_presentation(True)
+    window.open_paths(list(getattr(options, "files", []) or []))
+    if getattr(options, "lesson", None):
+        window.open_lesson_by_id(options.lesson)
+    window.offer_recovery()
+    return window, session
+
+
+def run_app(options: argparse.Namespace) -> int:
+    """Entry point of the GUI: returns the exit status."""
+    QCoreApplication.setOrganizationName("TensorExplorer")
+    QCoreApplication.setApplicationName("Tensor Explorer")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setWindowIcon(app_icon())
+    window, session = create_window(options)
+    window.show()
+    signal.signal(signal.SIGINT, lambda *_: app.quit())
+    app.aboutToQuit.connect(session.shutdown)
+    return app.exec()

@@ -1,0 +1,50 @@
+"""A non-modal message strip with optional buttons (recovery offers, load problems)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+
+
+class BannerWidget(QFrame):
+    """Shows one message at a time; hidden when empty."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setObjectName("banner")
+        self._label = QLabel(self)
+        self._label.setWordWrap(True)
+        self._label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._layout = QHBoxLayout(self)
+        self._layout.addWidget(self._label, 1)
+        self._buttons: list[QPushButton] = []
+        self.hide()
+
+    def show_message(self, text: str, kind: str = "info",
+                     buttons: list[tuple[str, Callable[[], None]]] | None = None) -> None:
+        """Show *text*; each button runs its callback and closes the banner."""
+        colors = {"info": "#e8f1fb", "warning": "#fff4e0", "error": "#fdecea"}
+        self.setStyleSheet(f"#banner {{ background: {colors.get(kind, colors['info'])}; color: #202020; }}")
+        self._label.setText(text)
+        for button in self._buttons:
+            button.deleteLater()
+        self._buttons = []
+        for title, callback in (buttons or []) + [(self.tr("Close"), lambda: None)]:
+            button = QPushButton(title, self)
+            button.clicked.connect(lambda _=False, cb=callback: (self.hide(), cb()))
+            self._layout.addWidget(button)
+            self._buttons.append(button)
+        self.show()
+
+    def text(self) -> str:
+        return self._label.text()
+
+    def button_titles(self) -> list[str]:
+        return [b.text() for b in self._buttons]
+
+    def click(self, title: str) -> None:
+        """Press the button called *title* (for keyboard users and tests)."""
+        next(b for b in self._buttons if b.text() == title).click()

@@ -1,0 +1,94 @@
+"""The inspector's columns: what each shows, and the sentence its header tooltip teaches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from PySide6.QtCore import QCoreApplication
+
+_CTX = "InspectorColumns"
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate(_CTX, text)
+
+
+def _seq(values: Any) -> str:
+    return "" if values is None else "(" + ", ".join(str(v) for v in values) + ")"
+
+
+def _shape(values: Any) -> str:
+    return "" if values is None else "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _yes(value: Any) -> str:
+    if value is None:
+        return ""
+    return "✓" if value else "✗"
+
+
+def _bytes(value: Any) -> str:
+    if value is None:
+        return ""
+    size = float(value)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if size < 1024 or unit == "TiB":
+            return f"{int(size)} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return str(value)
+
+
+def _grad(value: Any) -> str:
+    if not value:
+        return ""
+    return f"{_shape(value.get('shape'))} {value.get('dtype', '')}".strip()
+
+
+def _hex(value: Any) -> str:
+    return "" if value is None else f"0x{int(value):x}"
+
+
+def _type(var: dict) -> str:
+    if var.get("kind") == "other":
+        return var.get("type", "")
+    return var.get("type") or var.get("kind", "")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One inspector column: a key, a header, a teaching tooltip and a formatter."""
+
+    key: str
+    header: str
+    tip: str
+    text: Callable[[dict], str]
+    visible: bool = True
+
+
+def columns() -> list[Column]:
+    """All columns, with headers and tooltips in the current language."""
+    get = lambda key, fmt=str: (lambda v: "" if v.get(key) is None else fmt(v.get(key)))  # noqa: E731
+    return [
+        Column("name", _t("Name"), _t("The variable's name in your code. Children of lists, dicts and modules are indented."), get("name")),
+        Column("change", _t("Change"), _t("What the last run did to this variable: new, changed, or changed through another name that shares its memory."), lambda v: ""),
+        Column("type", _t("Type"), _t("The Python type: Tensor, Parameter (a tensor a model learns), ndarray (NumPy), or another object."), _type),
+        Column("shape", _t("Shape"), _t("How many elements along each dimension. A scalar has shape []; an RGB image tensor is usually [3, H, W]."), lambda v: _shape(v.get("shape")) if v.get("kind") != "other" else (v.get("repr") or "")),
+        Column("dtype", _t("Dtype"), _t("The element type: float32 is the default for tensors, int64 for integer data; most layers refuse integers."), get("dtype")),
+        Column("device", _t("Device"), _t("Where the data lives (cpu, cuda:0). Tensors in one operation must be on the same device."), get("device")),
+        Column("strides", _t("Strides"), _t("How many elements to skip in memory to move one step along each dimension. A view changes strides, not data."), lambda v: _seq(v.get("strides"))),
+        Column("storage_offset", _t("Offset"), _t("Where this tensor's first element sits in its storage, counted in elements. Slices that skip rows have an offset."), get("storage_offset")),
+        Column("data_ptr", _t("data_ptr"), _t("The memory address of the first element: storage address + offset x element size."), lambda v: _hex(v.get("data_ptr")), False),
+        Column("is_contiguous", _t("Contiguous"), _t("Whether the elements lie in memory in row-major order with no gaps. view() needs this; reshape() copies when it is not."), lambda v: _yes(v.get("is_contiguous"))),
+        Column("numel", _t("Elements"), _t("The number of elements: the product of the shape."), get("numel")),
+        Column("nbytes", _t("Bytes"), _t("Memory the elements take: number of elements x element size."), lambda v: _bytes(v.get("nbytes"))),
+        Column("requires_grad", _t("requires_grad"), _t("Whether autograd records operations on this tensor so backward() can compute its gradient."), lambda v: _yes(v.get("requires_grad"))),
+        Column("is_leaf", _t("Leaf"), _t("A leaf tensor was created by you, not computed; only leaves get .grad filled by backward()."), lambda v: _yes(v.get("is_leaf"))),
+        Column("grad_fn", _t("grad_fn"), _t("The operation that produced this tensor (e.g. MulBackward0); backward() walks these back to the leaves."), get("grad_fn")),
+        Column("grad", _t("Grad"), _t("The gradient backward() stored for this leaf; empty until backward() runs."), lambda v: _grad(v.get("grad"))),
+        Column("memory_group", _t("Memory"), _t("Variables with the same colour share one block of memory: writing to one can change the others."), get("memory_group")),
+    ]
+
+
+def column_keys() -> list[str]:
+    return [c.key for c in columns()]

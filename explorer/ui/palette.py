@@ -1,0 +1,12 @@
+"""Colours for memory groups: Okabe-Ito, safe for colour-blind viewers and legible on a projector."""
+
+from __future__ import annotations
+
+GROUP_COLORS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+
+
+def group_color(label: str) -> str:
+    """The colour of a memory group label such as ``"M3"`` (stable across runs)."""
+    digits = "".join(ch for ch in label if ch.isdigit())
+    index = int(digits) - 1 if digits else sum(map(ord, label))
+    return GROUP_COLORS[index % len(GROUP_COLORS)]

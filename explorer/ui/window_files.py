@@ -1,0 +1,199 @@
+"""The main window's file handling: scripts, data files, recent files, lessons, recovery.
+
+A mixin so the window's actions can call these directly; it uses only the
+window's own widgets (editor, loader, banner, recovery).
+"""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from explorer.lessons import LESSONS
+
+DATA_FILTER = "Data (*.npy *.npz *.pt *.pth *.safetensors *.png *.jpg *.jpeg *.bmp *.gif *.tif *.tiff *.webp);;All files (*)"
+MAX_RECENT = 10
+
+
+class WindowFilesMixin:
+    """File menu behaviour for :class:`MainWindow`."""
+
+    _startup_data: list[str]
+
+    # -- scripts -----------------------------------------------------------------------
+    def new_script(self) -> None:
+        self._set_script("", None)
+
+    def open_script_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open Script"), "", self.tr("Python scripts (*.py);;All files (*)"))
+        if path:
+            self.open_script(path)
+
+    def open_script(self, path: str) -> bool:
+        """Load *path* into the editor; a problem is shown in the banner, never raised."""
+        try:
+            with open(path, encoding="utf-8-sig") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            self.banner.show_message(self.tr("{path} could not be opened: {why}").format(path=path, why=getattr(exc, "strerror", None) or exc), "error")
+            return False
+        self._set_script(text, os.path.abspath(path))
+        self._add_recent(path)
+        return True
+
+    def _set_script(self, text: str, path: str | None) -> None:
+        self.editor.setPlainText(text)
+        self.editor.document().setModified(False)
+        self.editor.mark_error_line(None)
+        self.file_path = path
+        self.recovery.file_path = path
+        self._update_title()
+
+    def save_script(self) -> bool:
+        if not self.file_path:
+            return self.save_script_as()
+        try:
+            with open(self.file_path, "w", encoding="utf-8") as handle:
+                handle.write(self.editor.toPlainText())
+        except OSError as exc:
+            self.banner.show_message(self.tr("Could not save {path}: {why}").format(path=self.file_path, why=exc.strerror or exc), "error")
+            return False
+        self.editor.document().setModified(False)
+        self.statusBar().showMessage(self.tr("Saved {path}").format(path=self.file_path), 4000)
+        return True
+
+    def save_script_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save Script"), self.file_path or "script.py", self.tr("Python scripts (*.py)"))
+        if not path:
+            return False
+        self.file_path = os.path.abspath(path)
+        self.recovery.file_path = self.file_path
+        self._add_recent(path)
+        return self.save_script()
+
+    def _update_title(self) -> None:
+        name = os.path.basename(self.file_path) if self.file_path else self.tr("untitled")
+        star = " *" if self.editor.document().isModified() else ""
+        self.setWindowTitle(f"{name}{star} — Tensor Explorer")
+
+    def _on_editor_modification_changed(self, _modified: bool) -> None:
+        self._update_title()
+
+    # -- data files -----------------------------------------------------------------------
+    def open_data_dialog(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Open Data"), "", DATA_FILTER)
+        if paths:
+            self.open_paths(paths)
+
+    def open_paths(self, paths: list[str], problems: list[str] | None = None) -> None:
+        """Scripts go to the editor (the first one), everything else is loaded as data."""
+        data = []
+        for path in paths:
+            if path.lower().endswith(".py") and os.path.isfile(path):
+                self.open_script(path)
+            else:
+                data.append(path)
+                self._add_recent(path)
+        if self.session.status == "starting":
+            self._startup_data = getattr(self, "_startup_data", []) + data
+            if problems:
+                self._on_loader_problems_reported(problems)
+            return
+        self.loader.load(data, problems)
+
+    def flush_startup_files(self) -> None:
+        data, self._startup_data = getattr(self, "_startup_data", []), []
+        if data:
+            self.loader.load(data)
+
+    def _confirm_pickle(self, path: str, message: str) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Load anyway?"),
+                          self.tr("{message}\n\nLoad anyway — this runs code from the file. Only do this for files you trust.").format(message=message),
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.button(QMessageBox.StandardButton.Yes).setText(self.tr("Load anyway"))
+        return box.exec() == QMessageBox.StandardButton.Yes
+
+    def _on_loader_problems_reported(self, problems: list[str]) -> None:
+        head = self.tr("{n} file(s) could not be opened:").format(n=len(problems))
+        self.banner.show_message(head + "<br>" + "<br>".join(_escape(p) for p in problems[:12]) + ("<br>…" if len(problems) > 12 else ""), "error")
+
+    # -- recent files and lessons ---------------------------------------------------------------
+    def _add_recent(self, path: str) -> None:
+        path = os.path.abspath(path)
+        recent = [p for p in _as_list(QSettings().value("recent_files")) if p != path]
+        QSettings().setValue("recent_files", [path] + recent[:MAX_RECENT - 1])
+        self._update_recent_menu()
+
+    def _update_recent_menu(self) -> None:
+        menu = self.actions_.recent_menu
+        menu.clear()
+        recent = _as_list(QSettings().value("recent_files"))
+        for path in recent:
+            action = menu.addAction(os.path.basename(path))
+            action.setToolTip(path)
+            action.triggered.connect(lambda _=False, p=path: self.open_paths([p]))
+        menu.setEnabled(bool(recent))
+
+    def _fill_lessons_menu(self) -> None:
+        menu = self.actions_.lessons_menu
+        menu.clear()
+        for lesson in LESSONS:
+            title = lesson["title_zh"] if self.language == "zh_CN" else lesson["title_en"]
+            action = menu.addAction(title)
+            action.setToolTip(self.tr("Open this lesson; step through it with Shift+Enter"))
+            action.triggered.connect(lambda _=False, p=lesson["path"]: self.open_lesson(p))
+
+    def open_lesson_by_id(self, lesson_id: str) -> bool:
+        """Open the lesson whose id starts with *lesson_id* (e.g. "07")."""
+        match = next((l for l in LESSONS if l["id"].startswith(lesson_id)), None)
+        if match is None:
+            self.banner.show_message(self.tr("There is no lesson called {name}.").format(name=lesson_id), "error")
+            return False
+        self.open_lesson(match["path"])
+        return True
+
+    def open_lesson(self, path: str) -> None:
+        """Open a built-in lesson as an unsaved copy (Save asks where to keep it)."""
+        with open(path, encoding="utf-8") as handle:
+            self._set_script(handle.read(), None)
+        self.editor.go_to_line(1)
+
+    # -- recovery and help ----------------------------------------------------------------------
+    def offer_recovery(self) -> None:
+        """After a crash or kill: offer the autosaved text back (non-modal)."""
+        pending = self.recovery.pending()
+        if not pending or pending["text"] == self.editor.toPlainText():
+            self.recovery.start()
+            return
+        where = pending.get("file") or self.tr("an untitled script")
+        self.banner.show_message(
+            self.tr("Tensor Explorer did not close normally. Restore the unsaved text of {where}?").format(where=where),
+            "warning", [(self.tr("Restore"), lambda: self._restore(pending)), (self.tr("Discard"), self.recovery.discard)])
+        self.recovery.start()
+
+    def _restore(self, pending: dict) -> None:
+        self._set_script(pending["text"], pending.get("file"))
+        self.editor.document().setModified(True)
+
+    def show_about(self) -> None:
+        from explorer import __version__
+
+        QMessageBox.about(self, self.tr("About Tensor Explorer"), self.tr(
+            "Tensor Explorer {version}\nSee what every tensor is: shape, dtype, device, strides, shared memory, autograd and images.").format(version=__version__))
+
+    def show_shortcuts(self) -> None:
+        lines = [f"{a.text().replace('&', '')}: {a.shortcut().toString()}" for a in self.actions_.by_key.values() if not a.shortcut().isEmpty()]
+        QMessageBox.information(self, self.tr("Keyboard Shortcuts"), "\n".join(lines))
+
+
+def _as_list(value) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [str(v) for v in value]
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

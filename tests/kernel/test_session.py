@@ -1,0 +1,68 @@
+"""The Qt kernel session with a real kernel: runs, interrupts, death and restart."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.kernel.session import KernelSession
+
+TIMEOUT = 60_000
+
+
+@pytest.fixture()
+def session(qtbot):
+    s = KernelSession()
+    with qtbot.waitSignal(s.agent_installed, timeout=TIMEOUT):
+        s.start()
+    yield s
+    s.shutdown()
+
+
+def _run(qtbot, session: KernelSession, code: str) -> dict:
+    with qtbot.waitSignal(session.run_finished, timeout=TIMEOUT) as blocker:
+        session.execute(code)
+    return blocker.args[0]
+
+
+def test_run_updates_the_namespace(qtbot, session) -> None:
+    snapshots = []
+    session.namespace_changed.connect(snapshots.append)
+    run = _run(qtbot, session, "import torch\nt = torch.arange(10).reshape(2, 5)\ncols = t[:, 1:3]")
+    assert run["failed"] is False
+    names = {v["name"]: v for v in snapshots[-1]["variables"]}
+    assert names["cols"]["strides"] == [5, 1] and names["cols"]["storage_offset"] == 1
+    assert names["cols"]["memory_group"] == names["t"]["memory_group"]
+
+
+def test_request_round_trip(qtbot, session) -> None:
+    _run(qtbot, session, "import numpy as np\na = np.zeros((2, 3))")
+    replies = []
+    session.request("snapshot", {}, replies.append)
+    qtbot.waitUntil(lambda: bool(replies), timeout=TIMEOUT)
+    assert [v["name"] for v in replies[0]["result"]["variables"]] == ["a"]
+
+
+def test_stop_interrupts_an_endless_loop(qtbot, session) -> None:
+    with qtbot.waitSignal(session.status_changed, timeout=TIMEOUT, check_params_cb=lambda s: s == "busy"):
+        session.execute("while True: pass")
+    with qtbot.waitSignal(session.run_finished, timeout=TIMEOUT) as blocker:
+        session.interrupt()
+    assert blocker.args[0]["failed"] is True
+    assert _run(qtbot, session, "after = 1")["failed"] is False
+
+
+def test_kernel_death_restarts_automatically(qtbot, session) -> None:
+    with qtbot.waitSignals([session.kernel_died, session.kernel_restarted, session.agent_installed], timeout=TIMEOUT):
+        session.execute("import os; os._exit(1)")
+    run = _run(qtbot, session, "alive = 41 + 1")
+    assert run["failed"] is False
+
+
+def test_manual_restart_clears_the_namespace(qtbot, session) -> None:
+    _run(qtbot, session, "x = 5")
+    with qtbot.waitSignal(session.agent_installed, timeout=TIMEOUT):
+        session.restart()
+    replies = []
+    session.request("snapshot", {}, replies.append)
+    qtbot.waitUntil(lambda: bool(replies), timeout=TIMEOUT)
+    assert replies[0]["result"]["variables"] == []
