@@ -1,0 +1,141 @@
+"""Ready-made classroom lessons: short scripts stepped through cell by cell.
+
+Every lesson is a file ``NN_slug.py`` in this folder (shipped as package data).
+File convention, kept deliberately plain so teachers can write their own:
+
+* line 1: ``# title: <English title>``
+* line 2: ``# 标题: <Simplified Chinese title>``
+* cells start at lines beginning with ``# %%`` (the usual editor convention);
+  text before the first marker is the header and is not a cell.
+* a cell that raises on purpose carries the comment line
+  ``# this cell fails on purpose: <ExceptionType>`` so the app, the teacher and
+  the tests all know the error is the lesson, not a bug.
+
+Nothing here imports torch: the GUI reads this catalogue to build its menu.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+__all__ = ["LESSONS", "lesson_path", "lesson_cells", "split_cells", "read_titles"]
+
+LESSON_DIR = Path(__file__).resolve().parent
+CELL_MARKER = "# %%"
+FAIL_MARKER = "# this cell fails on purpose:"
+
+_FILE_PATTERN = re.compile(r"^(\d{2})_([a-z0-9_]+)\.py$")
+_TITLE_EN = re.compile(r"^#\s*title\s*:\s*(.+?)\s*$", re.IGNORECASE)
+_TITLE_ZH = re.compile(r"^#\s*标题\s*[:：]\s*(.+?)\s*$")
+_FAIL = re.compile(r"^\s*#\s*this cell fails on purpose\s*:\s*([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def read_titles(path: str | Path) -> tuple[str, str]:
+    """Return ``(title_en, title_zh)`` from the first two lines of a lesson file.
+
+    Parameters
+    ----------
+    path : str or Path
+        The lesson file.
+
+    Returns
+    -------
+    tuple of str
+        English and Chinese titles; an empty string where a line is missing.
+    """
+    with open(path, encoding="utf-8") as handle:
+        head = [handle.readline().rstrip("\n") for _ in range(2)]
+    en = _TITLE_EN.match(head[0])
+    zh = _TITLE_ZH.match(head[1])
+    return (en.group(1) if en else "", zh.group(1) if zh else "")
+
+
+def split_cells(source: str) -> list[dict[str, Any]]:
+    """Split lesson text at ``# %%`` lines.
+
+    Parameters
+    ----------
+    source : str
+        The whole lesson file.
+
+    Returns
+    -------
+    list of dict
+        One dict per cell: ``source`` (the cell text, marker line included, so
+        that line numbers in tracebacks stay meaningful), ``line`` (1-based line
+        of the marker in the file) and ``expected_error`` (exception type name
+        for cells that fail on purpose, else None).
+    """
+    cells: list[dict[str, Any]] = []
+    current: list[str] | None = None
+    start = 0
+    for number, line in enumerate(source.splitlines(keepends=True), start=1):
+        if line.startswith(CELL_MARKER):
+            if current is not None:
+                cells.append(_make_cell(current, start))
+            current, start = [line], number
+        elif current is not None:
+            current.append(line)
+    if current is not None:
+        cells.append(_make_cell(current, start))
+    return cells
+
+
+def _make_cell(lines: list[str], start: int) -> dict[str, Any]:
+    """Build one cell dict, reading its fail-on-purpose marker if any."""
+    expected = None
+    for line in lines:
+        match = _FAIL.match(line)
+        if match:
+            expected = match.group(1)
+            break
+    return {"source": "".join(lines), "line": start, "expected_error": expected}
+
+
+def _scan() -> list[dict[str, str]]:
+    """List the lesson files of this folder, sorted by number."""
+    lessons = []
+    for path in sorted(LESSON_DIR.iterdir()):
+        if not _FILE_PATTERN.match(path.name):
+            continue
+        title_en, title_zh = read_titles(path)
+        lessons.append({"id": path.stem, "path": str(path), "title_en": title_en, "title_zh": title_zh})
+    return lessons
+
+
+LESSONS: list[dict[str, str]] = _scan()
+
+
+def lesson_path(lesson_id: str) -> str:
+    """Return the absolute path of a lesson.
+
+    Parameters
+    ----------
+    lesson_id : str
+        The full id (``"03_views"``), its number (``"03"`` or ``"3"``) or its
+        slug (``"views"``), so ``tensor-explorer --lesson 3`` works too.
+
+    Returns
+    -------
+    str
+        Absolute path of the lesson file.
+
+    Raises
+    ------
+    KeyError
+        When no lesson matches.
+    """
+    wanted = lesson_id.strip().lower().removesuffix(".py")
+    for lesson in LESSONS:
+        number, _, slug = lesson["id"].partition("_")
+        if wanted in (lesson["id"], number, slug) or (wanted.isdigit() and int(wanted) == int(number)):
+            return lesson["path"]
+    known = ", ".join(lesson["id"] for lesson in LESSONS)
+    raise KeyError(f"no lesson {lesson_id!r}; known lessons: {known}")
+
+
+def lesson_cells(lesson_id: str) -> list[dict[str, Any]]:
+    """Return the cells of a lesson (see :func:`split_cells`)."""
+    return split_cells(Path(lesson_path(lesson_id)).read_text(encoding="utf-8"))

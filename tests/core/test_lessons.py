@@ -1,0 +1,313 @@
+"""Tests for the classroom lessons (explorer.lessons): they run, fail where they say, teach true facts."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+import traceback
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from explorer.lessons import LESSON_DIR, LESSONS, lesson_cells, lesson_path, read_titles, split_cells
+
+IDS = [lesson["id"] for lesson in LESSONS]
+CJK = re.compile(r"[\u4e00-\u9fff]")
+# Width of a projector line, counting a Chinese character as two columns.
+MAX_COLUMNS = 90
+# Values that are uninitialised memory on purpose (lesson 01 shows torch.Tensor(2, 3)).
+UNINITIALISED = {"01_creating": {"garbage"}}
+
+# Lesson 07 reads y.grad on a non-leaf to show that it is None; PyTorch warns, as taught.
+pytestmark = pytest.mark.filterwarnings("ignore:The .grad attribute of a Tensor that is not a leaf")
+
+
+def _run_lesson(lesson_id: str) -> tuple[dict[str, Any], list[tuple[dict, BaseException | None]]]:
+    """Execute a lesson cell by cell in one namespace, as the app's stepper does."""
+    path = lesson_path(lesson_id)
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    outcomes: list[tuple[dict, BaseException | None]] = []
+    for cell in lesson_cells(lesson_id):
+        # Pad with newlines so tracebacks point at the real lines of the file.
+        code = compile("\n" * (cell["line"] - 1) + cell["source"], path, "exec")
+        try:
+            exec(code, namespace)
+        except Exception as exc:  # noqa: BLE001 - recorded and checked below
+            outcomes.append((cell, exc))
+        else:
+            outcomes.append((cell, None))
+    return namespace, outcomes
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, tuple[dict[str, Any], list[tuple[dict, BaseException | None]]]]:
+    return {lesson_id: _run_lesson(lesson_id) for lesson_id in IDS}
+
+
+def _ns(runs: dict, lesson_id: str) -> dict[str, Any]:
+    return runs[lesson_id][0]
+
+
+def _last_code_line(cell: dict) -> int:
+    """Line number (in the file) of the last line of a cell that is code."""
+    last = cell["line"]
+    for offset, line in enumerate(cell["source"].splitlines()):
+        if line.strip() and not line.lstrip().startswith("#"):
+            last = cell["line"] + offset
+    return last
+
+
+def _shares(a: torch.Tensor | np.ndarray, b: torch.Tensor | np.ndarray) -> bool:
+    """Exact byte overlap, via NumPy views of CPU tensors."""
+    to_np = lambda x: x.detach().numpy() if isinstance(x, torch.Tensor) else x  # noqa: E731
+    return bool(np.shares_memory(to_np(a), to_np(b), max_work=None))
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+# -- catalogue ---------------------------------------------------------------
+
+def test_catalogue_lists_eight_to_ten_numbered_lessons() -> None:
+    assert 8 <= len(LESSONS) <= 10
+    assert IDS == sorted(IDS)
+    assert len(set(IDS)) == len(IDS)
+    for lesson in LESSONS:
+        path = Path(lesson["path"])
+        assert path.is_absolute() and path.is_file()
+        assert path.parent == LESSON_DIR
+        assert path.stem == lesson["id"]
+        assert re.fullmatch(r"\d{2}_[a-z0-9_]+", lesson["id"])
+
+
+def test_catalogue_ignores_the_package_init() -> None:
+    assert "__init__" not in IDS
+    assert all(Path(lesson["path"]).name != "__init__.py" for lesson in LESSONS)
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_lesson_has_titles_in_both_languages(lesson_id: str) -> None:
+    lesson = next(item for item in LESSONS if item["id"] == lesson_id)
+    assert lesson["title_en"] and lesson["title_en"].isascii()
+    assert CJK.search(lesson["title_zh"])
+    assert (lesson["title_en"], lesson["title_zh"]) == read_titles(lesson["path"])
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_lesson_parses_and_has_at_least_three_cells(lesson_id: str) -> None:
+    text = Path(lesson_path(lesson_id)).read_text(encoding="utf-8")
+    ast.parse(text)
+    cells = lesson_cells(lesson_id)
+    assert len(cells) >= 3
+    assert all(cell["source"].startswith("# %%") for cell in cells)
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_comments_are_bilingual_pairs_that_fit_a_projector(lesson_id: str) -> None:
+    for cell in lesson_cells(lesson_id):
+        comments = [line.strip() for line in cell["source"].splitlines()[1:] if line.strip().startswith("#")]
+        assert comments, f"cell at line {cell['line']} explains nothing"
+        # Each English comment line is followed by its Chinese line.
+        for english, chinese in zip(comments[::2], comments[1::2]):
+            assert not CJK.search(english), english
+            assert CJK.search(chinese), chinese
+        assert len(comments) % 2 == 0, f"unpaired comment in cell at line {cell['line']}"
+        for line in cell["source"].splitlines():
+            assert _width(line) <= MAX_COLUMNS, line
+
+
+def test_lesson_path_accepts_id_number_and_slug() -> None:
+    first = LESSONS[0]
+    number, _, slug = first["id"].partition("_")
+    for spelling in (first["id"], number, str(int(number)), slug, first["id"] + ".py"):
+        assert lesson_path(spelling) == first["path"]
+    with pytest.raises(KeyError):
+        lesson_path("no_such_lesson")
+    with pytest.raises(KeyError):
+        lesson_path("99")
+
+
+# -- cell splitting -------------------------------------------------------------
+
+def test_split_cells_skips_header_and_reads_markers() -> None:
+    text = (
+        "# title: T\n# 标题: 标\n\n"
+        "# %%\nx = 1\n"
+        "# %% second\n# this cell fails on purpose: ZeroDivisionError\n1 / 0\n"
+        "# %%\n"
+    )
+    cells = split_cells(text)
+    assert [cell["line"] for cell in cells] == [4, 6, 9]
+    assert cells[0]["source"] == "# %%\nx = 1\n"
+    assert [cell["expected_error"] for cell in cells] == [None, "ZeroDivisionError", None]
+
+
+def test_split_cells_without_markers_has_no_cells() -> None:
+    assert split_cells("x = 1\n") == []
+    assert split_cells("") == []
+
+
+def test_read_titles_missing_lines_give_empty_strings(tmp_path: Path) -> None:
+    path = tmp_path / "01_empty.py"
+    path.write_text("x = 1\n", encoding="utf-8")
+    assert read_titles(path) == ("", "")
+    path.write_text("# title: Only English\n", encoding="utf-8")
+    assert read_titles(path) == ("Only English", "")
+
+
+# -- running ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_only_cells_marked_as_failing_raise(lesson_id: str, runs: dict) -> None:
+    for cell, exc in runs[lesson_id][1]:
+        where = f"{lesson_id} cell at line {cell['line']}"
+        if cell["expected_error"] is None:
+            assert exc is None, f"{where} raised {exc!r}"
+            continue
+        expected = getattr(builtins, cell["expected_error"], None)
+        assert isinstance(expected, type) and issubclass(expected, Exception), where
+        assert isinstance(exc, expected), f"{where}: expected {expected.__name__}, got {exc!r}"
+        # The error must come from the cell's last line, not from its set-up.
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == lesson_path(lesson_id)]
+        assert frames and frames[-1].lineno == _last_code_line(cell), where
+
+
+def test_error_lesson_fails_many_times_and_others_rarely(runs: dict) -> None:
+    failing = {lesson_id: sum(exc is not None for _, exc in runs[lesson_id][1]) for lesson_id in IDS}
+    assert failing["09_common_errors"] >= 6
+    assert {"01_creating", "02_essentials", "10_linear_regression"}.isdisjoint(
+        {lesson_id for lesson_id, count in failing.items() if count}
+    )
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_lessons_stay_small_and_on_cpu(lesson_id: str, runs: dict) -> None:
+    tensors = [v for v in _ns(runs, lesson_id).values() if isinstance(v, torch.Tensor)]
+    assert tensors
+    for value in tensors:
+        assert value.device.type in ("cpu", "meta")
+        assert value.numel() <= 10_000
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_lessons_are_deterministic(lesson_id: str, runs: dict) -> None:
+    first = _ns(runs, lesson_id)
+    second, _ = _run_lesson(lesson_id)
+    skip = UNINITIALISED.get(lesson_id, set())
+    for name, value in first.items():
+        if name in skip or not isinstance(value, torch.Tensor) or value.device.type == "meta":
+            continue
+        assert torch.equal(value, second[name]), name
+
+
+# -- facts the lessons teach -------------------------------------------------
+
+def test_01_creation_facts(runs: dict) -> None:
+    ns = _ns(runs, "01_creating")
+    assert ns["ints"].dtype == torch.int64 and ns["floats"].dtype == torch.float32
+    assert ns["from_class"].dtype == torch.float32
+    assert ns["garbage"].shape == (2, 3)
+    assert _shares(ns["shared"], ns["arr"])
+    assert ns["arr_now"].tolist() == [[11, 12], [13, 14]]
+    assert not _shares(ns["copied"], ns["arr"]) and not _shares(ns["cloned"], ns["shared"])
+    assert ns["cloned"][0, 0] == -1 and ns["shared"][0, 0] == 11
+
+
+def test_02_essentials_facts(runs: dict) -> None:
+    ns = _ns(runs, "02_essentials")
+    assert ns["shape"] == (4, 5) and ns["dtype"] == torch.float32 and ns["device"].type == "cpu"
+    assert ns["ranks"] == [0, 1, 2]
+    assert ns["single_as_batch"].shape == (1, 3, 16, 16) and ns["batch"].dim() == 4
+    assert ns["moved"] is ns["on_cpu"]
+    assert (ns["b"].dtype, ns["as_half"].dtype, ns["as_double"].dtype) == (torch.bool, torch.float16, torch.float64)
+
+
+def test_03_view_writes_reach_t(runs: dict) -> None:
+    ns = _ns(runs, "03_views")
+    t = ns["t"]
+    assert t[0, 0] == 999 and ns["t_first"] == 999 and ns["t_first_after_clone"] == 999
+    assert ns["private"][0, 0] == -1 and not _shares(ns["private"], t)
+    assert ns["second_row"].storage_offset() == 5
+    assert ns["cols"].stride() == (5, 1) and ns["cols"].storage_offset() == 1
+    assert ns["every_other"].stride() == (2,)
+    assert _shares(ns["sub"], t) and _shares(ns["row"], t)
+    assert not _shares(ns["picked"], t) and not _shares(ns["big"], t)
+
+
+def test_04_view_needs_contiguity(runs: dict) -> None:
+    ns = _ns(runs, "04_view_reshape")
+    assert ns["at"].stride() == (1, 3) and ns["at_contiguous"] is False
+    assert ns["at_flat"].tolist() == [0, 3, 1, 4, 2, 5]
+    assert _shares(ns["a_reshaped"], ns["a"]) and not _shares(ns["at_reshaped"], ns["a"])
+    assert _shares(ns["flat"], ns["a"]) and ns["auto"].shape == (3, 2)
+
+
+def test_05_image_layouts(runs: dict) -> None:
+    ns = _ns(runs, "05_permute_images")
+    img, hwc = ns["img"], ns["img_hwc"]
+    assert img.shape == (3, 24, 32) and hwc.shape == (24, 32, 3)
+    assert not ns["hwc_contiguous"] and _shares(hwc, img)
+    assert torch.equal(hwc[..., 2], img[2])
+    assert 0 in ns["ys"].stride() and 0 in ns["xs"].stride()
+    assert torch.equal(ns["back_to_nchw"], ns["batch_nchw"]) and ns["batch_nchw"].shape == (2, 3, 24, 32)
+    assert ns["img_u8"].dtype == torch.uint8 and int(ns["img_u8"].max()) == 255
+    assert float(img.min()) == 0.0 and float(img.max()) == 1.0
+
+
+def test_06_tracking_switches(runs: dict) -> None:
+    ns = _ns(runs, "06_requires_grad")
+    assert ns["plain_doubled"].grad_fn is None and ns["w_doubled"].grad_fn is not None
+    assert ns["w"].is_leaf and not ns["w_total"].is_leaf
+    assert ns["counts_can_track"] is False
+    assert ns["with_bias"].requires_grad and not ns["evaluated"].requires_grad
+    assert ns["evaluated"].grad_fn is None
+    assert _shares(ns["w_detached"], ns["w"]) and not ns["w_detached"].requires_grad
+    assert not ns["bias"].requires_grad and not ns["after_off"].requires_grad
+
+
+def test_07_backward_gives_36(runs: dict) -> None:
+    ns = _ns(runs, "07_graph_backward")
+    assert ns["x"].grad.item() == 36.0 and ns["final_x_grad"] == 36.0 and ns["by_hand"] == 36.0
+    assert ns["x_is_leaf"] and not ns["y_is_leaf"] and ns["y_grad"] is None
+    assert ns["z_made_by"] == "MulBackward0"
+    v = ns["v"].detach()
+    assert torch.equal(ns["v_grad"], 2 * v) and torch.equal(ns["v_grad_accumulated"], 4 * v)
+
+
+def test_08_numpy_shares_memory(runs: dict) -> None:
+    ns = _ns(runs, "08_numpy_interop")
+    assert ns["t"].tolist() == [100.0, 2.0] and ns["t_now"][0] == 100.0
+    assert _shares(ns["t"], ns["n"])
+    assert _shares(ns["from_np"], ns["a"]) and _shares(ns["as_t"], ns["a"])
+    assert not _shares(ns["copied"], ns["a"]) and ns["from_np"].dtype == torch.float64
+    assert ns["rev_tensor"].tolist() == [5.0, 4.0, 3.0, 2.0, 1.0, 0.0]
+    assert _shares(ns["p_view"], ns["p"]) and not _shares(ns["safe"], ns["p"])
+    assert ns["p_after"].tolist() == [1.0, 2.0] and ns["safe"][0] == -5.0
+
+
+def test_09_fixes_work(runs: dict) -> None:
+    ns = _ns(runs, "09_common_errors")
+    assert ns["product"].shape == (2, 2) and ns["out"].shape == (2,)
+    assert ns["grid"].shape == (2, 5) and ns["flat"].shape == (6,)
+    assert ns["w"].item() == 3.0 and ns["w"].grad.item() == 4.0
+    assert ns["mixed"].device.type == "meta"
+    assert ns["forgot_grad"] is None and ns["tracked_grad"].item() == 3.0
+    assert "row" not in ns  # the out-of-range index never produced a value
+
+
+def test_10_regression_learns_the_line(runs: dict) -> None:
+    ns = _ns(runs, "10_linear_regression")
+    assert ns["learned_w"] == pytest.approx(3.0, abs=0.15)
+    assert ns["learned_b"] == pytest.approx(0.5, abs=0.1)
+    assert ns["final_loss"] < ns["losses"][0] < ns["loss"].new_tensor(100).item()
+    assert ns["w_after_one_step"] > 0  # the first step already moves w towards 3
+    assert ns["new_y"].item() == pytest.approx(6.5, abs=0.4) and not ns["new_y"].requires_grad
+    model = ns["model"]
+    assert isinstance(model.weight, torch.nn.Parameter)
+    assert model.weight.item() == pytest.approx(ns["learned_w"], abs=0.05)
