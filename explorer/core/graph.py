@@ -8,12 +8,15 @@ how learners read ``x -> MulBackward0 -> y -> MulBackward0 -> z``.
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from collections import deque
 from typing import Any
 
 _PREVIEW_ELEMENTS = 8
+# Naming looks inside containers only this far: a list of a million numbers must not stall the graph.
+_CONTAINER_ITEMS = 1000
 _REPR_TAIL = re.compile(r",\s*(dtype|device|size|layout|grad_fn|requires_grad|names)=")
 
 
@@ -68,12 +71,12 @@ def _named_tensors(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
         elif isinstance(value, torch.nn.Module):
             later.extend(_module_params(name, value))
         elif isinstance(value, (list, tuple)):
-            later.extend((f"{name}[{i}]", v) for i, v in enumerate(value) if isinstance(v, torch.Tensor))
+            head = enumerate(itertools.islice(value, _CONTAINER_ITEMS))
+            later.extend((f"{name}[{i}]", v) for i, v in head if isinstance(v, torch.Tensor))
         elif isinstance(value, dict):
+            head = list(itertools.islice(value.items(), _CONTAINER_ITEMS))
             later.extend(
-                (f"{name}[{k!r}]", v)
-                for k, v in list(value.items())
-                if isinstance(k, (str, int)) and isinstance(v, torch.Tensor)
+                (f"{name}[{k!r}]", v) for k, v in head if isinstance(k, (str, int)) and isinstance(v, torch.Tensor)
             )
     # Plain variables win over container paths when one tensor has both names.
     return first + later
@@ -185,9 +188,10 @@ def _op_node(fn: Any) -> dict[str, Any]:
 
 def _is_freed(fn: Any) -> bool:
     """True when the node's saved tensors were released by a backward pass."""
-    for attr in dir(fn):
-        if not attr.startswith("_saved_"):
-            continue
+    names = dir(fn)
+    # C++ nodes expose _saved_<input>; custom autograd.Function nodes expose saved_tensors.
+    saved = [a for a in names if a.startswith("_saved_")] + [a for a in names if a == "saved_tensors"]
+    for attr in saved:
         try:
             getattr(fn, attr)
         except RuntimeError as exc:

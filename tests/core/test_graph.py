@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import networkx as nx
 import numpy as np
@@ -301,3 +302,50 @@ def test_random_programs_give_consistent_dags(ops: list[str]) -> None:
     assert {tuple(e) for e in g["edges"]} == set(d.edges) and len(g["edges"]) == d.number_of_edges()
     assert nx.ancestors(d, g["root"]) | {g["root"]} == set(d)
     assert [n["label"] for n in g["nodes"]].count("x") == 1
+
+
+class _Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[override]
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, grad):  # type: ignore[override]
+        (x,) = ctx.saved_tensors
+        return 2 * x * grad
+
+
+@pytest.mark.parametrize("retain", [False, True])
+def test_custom_function_node_and_freed(retain: bool) -> None:
+    x = torch.ones(2, requires_grad=True)
+    y = _Square.apply(x).sum()
+    assert autograd_graph(y, {"x": x}, name="y")["freed"] is False
+    y.backward(retain_graph=retain)
+    g = autograd_graph(y, {"x": x}, name="y")
+    assert "_SquareBackward" in _labels(g).values()
+    assert g["freed"] is (not retain)
+
+
+def test_inplace_result_is_named_after_its_latest_grad_fn() -> None:
+    code = "a = torch.ones(3, requires_grad=True)\nb = a.clone()\nb.add_(1)\nb[0] = 5\nc = b.sum()"
+    edges = _label_edges(_graph(_run(code), "c"))
+    assert {("CopySlices", "b"), ("b", "SumBackward0"), ("SumBackward0", "c")} <= edges
+
+
+def test_retained_intermediate_grad_and_nested_shape() -> None:
+    ns = _run("h = torch.ones(2, requires_grad=True) * 2\nh.retain_grad()\n(h * h).sum().backward()")
+    assert _graph(ns, "h")["nodes"][0]["grad"]["preview"] == "[4., 4.]"
+    with warnings.catch_warnings():  # nested tensors are a prototype API and say so (once)
+        warnings.simplefilter("ignore")
+        nt = torch.nested.nested_tensor([torch.ones(2), torch.ones(3)], requires_grad=True)
+    g = autograd_graph(nt * 2, {"nt": nt}, name="out")
+    assert _node(g, "nt")["shape"] is None and _node(g, "out")["kind"] == "tensor"
+
+
+def test_huge_containers_are_scanned_only_partly() -> None:
+    x = torch.ones(2, requires_grad=True)
+    out = x * 2
+    big = list(range(2000)) + [x]  # x sits past the scan limit: named by shape only
+    g = autograd_graph(out, {"big": big, "out": out}, name="out")
+    assert "[2]" in _labels(g).values() and "big[2000]" not in _labels(g).values()
