@@ -39,8 +39,15 @@ def _run_gui(args: list[str]) -> int:
     return run_app(options)
 
 
+class _Parser(argparse.ArgumentParser):
+    """Reports wrong arguments as one sentence (exit 2 through :func:`fail`), not a usage dump."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"Wrong arguments: {message} (see tensor-explorer {self.prog.split()[-1]} --help).")
+
+
 def _command_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tensor-explorer")
+    parser = _Parser(prog="tensor-explorer")
     sub = parser.add_subparsers(dest="command", required=True)
     inspect = sub.add_parser("inspect", help="run a script or load a data file and list its variables")
     inspect.add_argument("target")
@@ -66,7 +73,6 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 def _run_command(args: list[str]) -> int:
     parser = _command_parser()
-    parser.error = _raise_usage  # type: ignore[method-assign]
     as_json = "--json" in args
     try:
         options = parser.parse_args(args)
@@ -77,10 +83,6 @@ def _run_command(args: list[str]) -> int:
         return render_target(options)
     except UsageError as exc:
         return fail(str(exc), as_json)
-
-
-def _raise_usage(message: str) -> None:
-    raise UsageError(f"Wrong arguments: {message}.")
 
 
 def fail(sentence: str, as_json: bool, kind: str = "UsageError") -> int:
