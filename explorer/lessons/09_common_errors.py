@@ -96,15 +96,30 @@ with torch.no_grad():
     w.add_(1)
 
 # %%
-# this cell fails on purpose: RuntimeError
-# 本格故意出错：设备不一致（这里用 meta 设备代替 GPU）。
-on_meta = torch.ones(3, device="meta")
-mixed = on_meta + torch.ones(3)
+# Class labels for a loss must be integers; these are floats.
+# 损失函数的类别标签必须是整数，这里却是浮点数。
+logits = torch.randn(2, 3)
+labels = torch.tensor([0.0, 2.0])
 
 # %%
-# Fix: put both operands on one device with .to(...).
-# 修正：用 .to(...) 把两边放到同一个设备上。
-mixed = torch.ones(3).to(on_meta.device) + on_meta
+# this cell fails on purpose: RuntimeError
+# 本格故意出错：标签类型是 Float，应为 Long。
+ce = torch.nn.functional.cross_entropy(logits, labels)
+
+# %%
+# Fix: class indices as int64 with .long().
+# 修正：用 .long() 把类别下标转成 int64。
+ce = torch.nn.functional.cross_entropy(logits, labels.long())
+
+# %%
+# Device mismatch ("expected all tensors to be on the same device") needs a GPU.
+# 设备不一致的报错需要 GPU 才能复现。
+# The habit that prevents it: choose one device, move model and data there.
+# 预防的习惯：选定一个设备，把模型和数据都搬过去。
+device = torch.device("cpu")
+layer = layer.to(device)
+inputs = x_long.float().to(device)
+on_device = layer(inputs)
 
 # %%
 # A silent one: no error, but the gradient is None.
