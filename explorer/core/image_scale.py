@@ -30,19 +30,27 @@ def scale_pixels(sample: np.ndarray, channels: int) -> Scaled:
     notes: list[str] = []
     if np.iscomplexobj(sample):
         sample = np.abs(sample)  # torch samples arrive as magnitudes already; numpy ones here
-    values = sample.astype(np.float64, copy=False)
-    finite = np.isfinite(values)
-    all_finite = bool(finite.all())
-    picked = values if all_finite else values[finite]
-    if picked.size == 0:
+    found = _finite_range(sample)
+    if found is None:
         notes.append("no finite values: everything is drawn black")
-        return Scaled(np.zeros(values.shape, np.uint8), "min-max", None, [0.0, 1.0], notes)
-    lo, hi = float(picked.min()), float(picked.max())
+        return Scaled(np.zeros(sample.shape, np.uint8), "min-max", None, [0.0, 1.0], notes)
+    lo, hi, all_finite = found
     scaling, bounds = _choose(sample.dtype, channels, lo, hi)
     if not all_finite:
-        notes.extend(_non_finite_notes(values))
-    pixels = _to_uint8(values, bounds, all_finite)
+        notes.extend(_non_finite_notes(sample))
+    pixels = _to_uint8(sample, bounds, all_finite)
     return Scaled(pixels, scaling, [lo, hi] if scaling == "min-max" else None, list(bounds), notes)
+
+
+def _finite_range(sample: np.ndarray) -> tuple[float, float, bool] | None:
+    """(min, max) of the finite values and whether all were finite; None when none is."""
+    lo, hi = sample.min(), sample.max()
+    if np.isfinite(lo) and np.isfinite(hi):
+        return float(lo), float(hi), True  # NaN and inf would have shown up in min or max
+    finite = sample[np.isfinite(sample)]
+    if finite.size == 0:
+        return None
+    return float(finite.min()), float(finite.max()), False
 
 
 def _choose(dtype: np.dtype, channels: int, lo: float, hi: float) -> tuple[str, tuple[float, float]]:
@@ -55,19 +63,27 @@ def _choose(dtype: np.dtype, channels: int, lo: float, hi: float) -> tuple[str, 
     return "min-max", (lo, hi)
 
 
-def _to_uint8(values: np.ndarray, bounds: tuple[float, float], all_finite: bool) -> np.ndarray:
+def _to_uint8(sample: np.ndarray, bounds: tuple[float, float], all_finite: bool) -> np.ndarray:
     """Linear map of *bounds* onto 0..255, rounding; NaN -> 0, inf -> the nearest end."""
     lo, hi = bounds
-    # halve first so that hi - lo cannot overflow for values near the float64 limits
-    half_span = hi * 0.5 - lo * 0.5
-    if half_span > 0:
-        scaled = (values * 0.5 - lo * 0.5) * (255.0 / half_span)
-    else:
+    values = sample.astype(np.float64)  # a private copy: the steps below work in place
+    if hi == lo:
         # a constant image: nothing to stretch (only +inf stands out, at the top)
-        scaled = np.where(np.isposinf(values), 255.0, 0.0)
+        return np.where(np.isposinf(values), 255, 0).astype(np.uint8)
+    if np.isfinite(hi - lo):
+        factor = 255.0 / (hi - lo)
+        values *= factor
+        values -= lo * factor
+    else:
+        # hi - lo overflows near the float64 limits: halve everything first
+        values *= 0.5
+        values -= lo * 0.5
+        values *= 255.0 / (hi * 0.5 - lo * 0.5)
     if not all_finite:
-        scaled = np.nan_to_num(scaled, nan=0.0, posinf=255.0, neginf=0.0)
-    return np.clip(np.rint(scaled), 0, 255).astype(np.uint8)
+        np.nan_to_num(values, copy=False, nan=0.0, posinf=255.0, neginf=0.0)
+    np.rint(values, out=values)
+    np.clip(values, 0, 255, out=values)
+    return values.astype(np.uint8)
 
 
 def _non_finite_notes(values: np.ndarray) -> list[str]:

@@ -1,0 +1,175 @@
+"""Tests for the Image tab (explorer.ui.image_view) driven by the real agent in-process."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from PySide6.QtGui import QGuiApplication
+
+from explorer.ui.i18n.zh_image import STRINGS
+from explorer.ui.image_view import ImageView
+from tests.ui.fakes import InProcessSource
+
+
+def _var(name: str, value, kind: str = "tensor") -> dict:
+    return {"name": name, "kind": kind, "shape": list(value.shape), "type": type(value).__name__}
+
+
+@pytest.fixture
+def make_view(qtbot):
+    def make(namespace: dict) -> tuple[ImageView, InProcessSource]:
+        source = InProcessSource(namespace)
+        view = ImageView(source)
+        qtbot.addWidget(view)
+        view.resize(700, 600)
+        view.show()
+        qtbot.waitExposed(view)
+        return view, source
+
+    return make
+
+
+def _show(qtbot, view: ImageView, var: dict | None) -> dict:
+    with qtbot.waitSignal(view.image_shown, timeout=5000) as blocker:
+        view.set_variable(var)
+    return blocker.args[0]
+
+
+def test_chw_tensor_is_drawn_as_hwc(qtbot, make_view):
+    img = torch.rand(3, 32, 48)
+    view, source = make_view({"img": img})
+    payload = _show(qtbot, view, _var("img", img))
+    assert view.displayed_array_shape() == (32, 48, 3)
+    assert "permute(1, 2, 0)" in view.hint_text()
+    assert "pixels" not in payload
+    method, params = source.requests[-1]
+    assert method == "image" and params["name"] == "img"
+    assert params["layout"] is None and params["channel"] is None
+    assert params["max_width"] >= 64 and params["max_height"] >= 64
+    status = view._status.text()
+    assert "CHW" in status and "32 × 48" in status and "as is" in status
+
+
+def test_min_max_status_and_guess(qtbot, make_view):
+    cube = torch.linspace(-1.3, 2.7, 27).reshape(3, 3, 3)
+    view, _ = make_view({"cube": cube})
+    payload = _show(qtbot, view, _var("cube", cube))
+    assert payload["guessed"] and payload["layout"] == "CHW"
+    status = view._status.text()
+    assert "min-max normalised from -1.3 to 2.7" in status and "guessed" in status
+
+
+def test_grayscale_uses_two_d_array_and_colorbar(qtbot, make_view):
+    gray = np.random.rand(20, 30, 1)
+    view, _ = make_view({"gray": gray})
+    _show(qtbot, view, _var("gray", gray, kind="ndarray"))
+    assert view.displayed_array_shape() == (20, 30)
+    assert view._cbar_axes.get_visible()
+    assert 'cmap="gray"' in view.hint_text()
+
+
+def test_layout_override_and_channel_choice(qtbot, make_view):
+    stack = torch.rand(10, 12, 16)  # not an image until a layout and channel are chosen
+    view, source = make_view({"stack": stack})
+    view.set_variable(_var("stack", stack))
+    qtbot.waitUntil(lambda: view._message.isVisible() and "stack" in view._message.text())
+    assert view.displayed_array_shape() is None
+    view.layout_combo.setCurrentIndex(view.layout_combo.findData("CHW"))
+    qtbot.waitUntil(lambda: "choose one channel" in view._message.text())
+    assert view.channel_combo.count() == 11  # All + 10 channels
+    with qtbot.waitSignal(view.image_shown, timeout=5000) as blocker:
+        view.channel_combo.setCurrentIndex(view.channel_combo.findData(4))
+    assert blocker.args[0]["channel"] == 4
+    assert source.requests[-1][1]["layout"] == "CHW" and source.requests[-1][1]["channel"] == 4
+    assert view.displayed_array_shape() == (12, 16)
+    assert "stack[4]" in view.hint_text()
+
+
+def test_batch_grid_labels_each_tile(qtbot, make_view):
+    batch = torch.rand(6, 3, 8, 8)
+    view, _ = make_view({"batch": batch})
+    payload = _show(qtbot, view, _var("batch", batch))
+    assert payload["grid"] == [2, 3]
+    assert [t.get_text() for t in view._tile_texts] == [str(i) for i in range(6)]
+    assert "6 of 6 images" in view._status.text()
+
+
+def test_same_shape_reuses_the_image_artist(qtbot, make_view):
+    a, b = torch.rand(3, 16, 16), torch.rand(3, 16, 16)
+    view, _ = make_view({"a": a, "b": b})
+    _show(qtbot, view, _var("a", a))
+    artist = view._image
+    _show(qtbot, view, _var("b", b))
+    assert view._image is artist
+    expected = np.rint(b.permute(1, 2, 0).numpy() * 255).astype(np.uint8)
+    np.testing.assert_array_equal(np.asarray(artist.get_array()), expected)
+
+
+def test_stale_reply_is_dropped(qtbot, make_view):
+    a, b = torch.rand(3, 10, 20), torch.rand(1, 40, 50)
+    view, _ = make_view({"a": a, "b": b})
+    with qtbot.waitSignal(view.image_shown, timeout=5000) as blocker:
+        view.set_variable(_var("a", a))  # its reply is still queued when b is selected
+        view.set_variable(_var("b", b))
+    assert blocker.args[0]["true_shape"] == [1, 40, 50]
+    # a's reply came first (replies keep their order) and was dropped: the first drawing is b
+    assert view.displayed_array_shape() == (40, 50)
+
+
+@pytest.mark.parametrize(
+    "var, words",
+    [
+        (None, "Select a tensor"),
+        ({"name": "items", "kind": "list", "type": "list"}, "not a tensor"),
+        ({"name": "v", "kind": "tensor", "shape": [5], "type": "Tensor"}, "1 dimension"),
+    ],
+)
+def test_non_images_get_a_friendly_message(qtbot, make_view, var, words):
+    view, source = make_view({"v": torch.rand(5), "items": [1, 2]})
+    view.set_variable(var)
+    assert words in view._message.text()
+    assert view._message.isVisible() and not view._canvas.isVisible()
+    assert source.requests == []  # decided from the VAR fields alone
+    assert view.hint_text() == ""
+
+
+def test_core_error_is_shown(qtbot, make_view):
+    empty = torch.zeros(3, 0, 4)
+    view, _ = make_view({"empty": empty})
+    view.set_variable(_var("empty", empty))
+    qtbot.waitUntil(lambda: "empty" in view._message.text() and "no pixels" in view._message.text())
+
+
+def test_hidden_view_fetches_when_shown(qtbot):
+    img = torch.rand(3, 8, 8)
+    source = InProcessSource({"img": img})
+    view = ImageView(source)
+    qtbot.addWidget(view)
+    view.set_variable(_var("img", img))
+    assert source.requests == []
+    with qtbot.waitSignal(view.image_shown, timeout=5000):
+        view.show()
+    assert view.displayed_array_shape() == (8, 8, 3)
+
+
+def test_copy_button_puts_hint_on_clipboard(qtbot, make_view):
+    img = torch.rand(3, 8, 8, requires_grad=True)
+    view, _ = make_view({"img": img})
+    _show(qtbot, view, _var("img", img))
+    view.copy_button.click()
+    assert QGuiApplication.clipboard().text() == view.hint_text()
+    assert ".detach().cpu()" in view.hint_text()
+
+
+def test_every_ui_string_has_a_translation():
+    source = Path(inspect.getsourcefile(ImageView)).read_text(encoding="utf-8")
+    found = re.findall(r'self\.tr\(\s*"([^"]*)"\s*\)', source)
+    assert len(found) == source.count("self.tr(")  # every call has one plain literal we can check
+    texts = set(found)
+    missing = sorted(t for t in texts if t not in STRINGS)
+    assert texts and not missing, missing
