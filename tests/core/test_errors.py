@@ -9,7 +9,7 @@ import pytest
 
 from explorer.core.errors import explain
 from explorer.core.errors_catalogue import all_entries
-from tests.core.errors_cells import CELL, raise_in_cell
+from tests.core.test_errors_cells import CELL, raise_in_cell
 
 
 @dataclass(frozen=True)
