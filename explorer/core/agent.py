@@ -62,6 +62,7 @@ class Agent:
         self.lang = "en"
         self.code_filenames: Callable[[], set[str]] = lambda: set()
         self._tracker = None
+        self._copy_hints = None
         self._jobs: dict[int, Any] = {}
         self._next_job = 1
 
@@ -93,12 +94,14 @@ class Agent:
     def do_snapshot(self, exact_overlaps: bool = False, code: str = "") -> dict:
         """Summaries of every user variable, memory facts and what changed since last time."""
         from explorer.core.changes import ChangeTracker
+        from explorer.core.copy_hints import CopyHints
         from explorer.core.snapshot import build_snapshot
 
         ns = self.user_namespace()
         snap = build_snapshot(ns, exact_overlaps=exact_overlaps)
         if self._tracker is None:
-            self._tracker = ChangeTracker()
+            self._tracker, self._copy_hints = ChangeTracker(), CopyHints()
+        self._copy_hints.update(code, ns, snap["variables"])
         snap["changes"] = self._tracker.update(ns, snap["variables"], code)
         torch = sys.modules.get("torch")
         snap["torch_version"] = getattr(torch, "__version__", None) if torch else None

@@ -1,0 +1,128 @@
+"""End to end: type into the editor, press the real shortcuts, read the inspector."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from tests.ui.window_helpers import TIMEOUT, open_window, press, row_text, type_code
+
+
+@pytest.fixture(scope="module")
+def shared(qapp, request):
+    """One window + kernel for the tests that do not kill or restart it (starting one costs seconds)."""
+    from pytestqt.qtbot import QtBot
+
+    bot = QtBot(request)
+    window, session = open_window(bot)
+    yield bot, window
+    window.close()
+    session.shutdown()
+
+
+def test_f5_shows_strides_offset_and_memory_group(shared) -> None:
+    qtbot, window = shared
+    type_code(qtbot, window, "import torch\nt = torch.arange(10).reshape(2, 5)\ncols = t[:, 1:3]\n")
+    press(qtbot, window, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: window.inspector_model.variable("cols") is not None, timeout=TIMEOUT)
+    assert row_text(window, "cols", "strides") == "(5, 1)"
+    assert row_text(window, "cols", "storage_offset") == "1"
+    assert row_text(window, "cols", "is_contiguous") == "✗"
+    assert row_text(window, "cols", "memory_group") == row_text(window, "t", "memory_group") != ""
+    assert row_text(window, "cols", "change") == "new"
+    window.inspector.select("cols")
+    assert "cols is a view of t" in window.inspector.relation.text()
+    assert "strides 5, 1; offset 1" in window.inspector.relation.text()
+
+
+def test_run_cell_and_advance_steps_through_cells(shared) -> None:
+    qtbot, window = shared
+    type_code(qtbot, window, "# %%\nfirst = 1\n# %%\nsecond = 2\n")
+    window.editor.go_to_line(2)
+    press(qtbot, window, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert window.inspector_model.variable("first") is not None
+    assert window.inspector_model.variable("second") is None
+    assert window.editor.textCursor().blockNumber() + 1 == 3
+    press(qtbot, window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert window.inspector_model.variable("second") is not None
+    assert window.editor.toPlainText().count("\n") == 4  # the shortcuts inserted no newline
+
+
+def test_script_that_raises_marks_line_and_keeps_variables(shared) -> None:
+    qtbot, window = shared
+    type_code(qtbot, window, "import torch\na = torch.ones(4, 3)\nb = torch.ones(4, 5)\nc = a @ b\n")
+    press(qtbot, window, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: window.editor.error_line == 4, timeout=TIMEOUT)
+    assert window.inspector_model.variable("a") is not None
+    assert window.inspector_model.variable("c") is None
+    assert window.error_card.isVisible()
+    assert "[4, 3]" in window.error_card.explanation_text()
+
+
+def test_f9_runs_the_current_line_only(shared) -> None:
+    qtbot, window = shared
+    type_code(qtbot, window, "only_this = 7\nnot_this = 8")
+    window.editor.go_to_line(1)
+    press(qtbot, window, Qt.Key.Key_F9)
+    assert window.inspector_model.variable("only_this") is not None
+    assert window.inspector_model.variable("not_this") is None
+
+
+def test_change_through_alias_is_marked(shared) -> None:
+    qtbot, window = shared
+    type_code(qtbot, window, "import torch\nsrc = torch.tensor([1.0, 2.0])\nn = src.numpy()\n")
+    press(qtbot, window, Qt.Key.Key_F5)
+    type_code(qtbot, window, "n[0] = 100.0")
+    press(qtbot, window, Qt.Key.Key_F9)
+    assert row_text(window, "src", "change") == "changed through n"
+
+
+def test_stop_interrupts_an_endless_loop(shared) -> None:
+    qtbot, window = shared
+    type_code(qtbot, window, "while True: pass")
+    qtbot.keyClick(window.editor, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: window.session.status == "busy", timeout=TIMEOUT)
+    with qtbot.waitSignal(window.session.run_finished, timeout=TIMEOUT):
+        qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.session.status == "idle", timeout=TIMEOUT)
+    type_code(qtbot, window, "alive_after_stop = True")
+    press(qtbot, window, Qt.Key.Key_F5)
+    assert window.inspector_model.variable("alive_after_stop") is not None
+
+
+def test_dropped_files_become_variables_and_bad_ones_one_message(shared, tmp_path) -> None:
+    import numpy as np
+
+    qtbot, window = shared
+    good = tmp_path / "2024 batch-data.npy"
+    np.save(good, np.zeros((2, 3), dtype=np.float32))
+    bad = [tmp_path / f"bad{i}.npy" for i in range(3)]
+    for path in bad:
+        path.write_bytes(b"not numpy at all")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in [good, *bad]] + [QUrl("https://example.org/x.npy")])
+    event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.session.run_finished, timeout=TIMEOUT):
+        QApplication.sendEvent(window, event)
+    qtbot.waitUntil(lambda: window.inspector_model.variable("batch_data_2024") is not None, timeout=TIMEOUT)
+    assert row_text(window, "batch_data_2024", "shape") == "[2, 3]"
+    qtbot.waitUntil(window.banner.isVisible, timeout=TIMEOUT)
+    text = window.banner.text()
+    assert "4 file(s)" in text and all(p.name in text for p in bad) and "example.org" in text
+
+
+def test_language_and_presentation_mode(shared) -> None:
+    qtbot, window = shared
+    size = window.editor.font().pointSizeF()
+    qtbot.keyClick(window.editor, Qt.Key.Key_F11)
+    assert window.editor.font().pointSizeF() > size * 1.5
+    window.set_presentation(False)
+    window.set_language("zh_CN")
+    try:
+        assert window.actions_.menus["run"].title() == "运行(&R)"
+        assert window.inspector_model.headerData(0, Qt.Orientation.Horizontal) == "名称"
+    finally:
+        window.set_language("en")
+    assert window.actions_.menus["run"].title() == "&Run"

@@ -1,0 +1,42 @@
+"""Kernel death, restart and crash recovery keep the user's text."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tests.ui.window_helpers import TIMEOUT, open_window, type_code
+
+
+def test_kernel_death_restarts_and_keeps_the_editor_text(qtbot) -> None:
+    window, session = open_window(qtbot)
+    try:
+        type_code(qtbot, window, "import os\nos._exit(1)\n")
+        with qtbot.waitSignal(session.kernel_restarted, timeout=TIMEOUT):
+            qtbot.keyClick(window.editor, Qt.Key.Key_F5)
+        qtbot.waitUntil(lambda: session.status == "idle", timeout=TIMEOUT)
+        assert window.editor.toPlainText() == "import os\nos._exit(1)\n"
+        assert window.banner.isVisible()
+        type_code(qtbot, window, "back = 1")
+        with qtbot.waitSignal(session.run_finished, timeout=TIMEOUT):
+            qtbot.keyClick(window.editor, Qt.Key.Key_F5)
+        qtbot.waitUntil(lambda: window.inspector_model.variable("back") is not None, timeout=TIMEOUT)
+    finally:
+        session.shutdown()
+
+
+def test_unsaved_text_is_offered_back_after_a_crash(qtbot) -> None:
+    window, session = open_window(qtbot)
+    try:
+        type_code(qtbot, window, "precious = 'typed before the crash'")
+        window.recovery.save_now()  # the 3-second timer would do the same
+    finally:
+        session.shutdown()  # no closeEvent: as if the app was killed
+    second, session2 = open_window(qtbot)
+    try:
+        assert second.banner.isVisible()
+        assert "Restore" in second.banner.button_titles()
+        second.banner.click("Restore")
+        assert second.editor.toPlainText() == "precious = 'typed before the crash'"
+    finally:
+        second.close()
+        session2.shutdown()

@@ -1,0 +1,49 @@
+"""Driving the real main window with a real kernel, as a user would."""
+
+from __future__ import annotations
+
+import argparse
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QApplication
+
+from explorer.app import create_window
+
+TIMEOUT = 90_000
+
+
+def open_window(qtbot, **options):
+    QCoreApplication.setOrganizationName("TensorExplorerTests")
+    QCoreApplication.setApplicationName("Tensor Explorer Tests")
+    window, session = create_window(argparse.Namespace(lang="en", files=[], presentation=False, lesson=None, **options))
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: session.status == "idle", timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: not window.console.__class__.__name__ == "QLabel", timeout=TIMEOUT)
+    return window, session
+
+
+def type_code(qtbot, window, code: str) -> None:
+    window.editor.setFocus()
+    window.editor.selectAll()
+    window.editor.textCursor().removeSelectedText()
+    qtbot.keyClicks(window.editor, code)
+
+
+def press(qtbot, window, key, modifier=Qt.KeyboardModifier.NoModifier, wait_run: bool = True) -> None:
+    """Press a key in the editor; optionally wait until the run it starts has updated the window."""
+    if not wait_run:
+        qtbot.keyClick(window.editor, key, modifier)
+        return
+    with qtbot.waitSignal(window.session.run_finished, timeout=TIMEOUT):
+        qtbot.keyClick(window.editor, key, modifier)
+    QApplication.processEvents()
+
+
+def row_text(window, name: str, column: str) -> str:
+    model = window.inspector_model
+    index = model.index_of(name)
+    assert index.isValid(), f"{name} is not in the inspector"
+    return model.index(index.row(), model.column_of(column), index.parent()).data()
