@@ -1,0 +1,447 @@
+"""Summary statistics and a histogram of a tensor or array, in a cancellable background job.
+
+Design of the pass (the budget is a few times one ``t.sum()``):
+
+* The data is read as 1-d blocks of at most ``2**20`` elements, so that the
+  several reductions run on a block that is still in the CPU cache; a
+  non-dense tensor is copied one bounded block at a time, never whole.
+* Pass 1, per block: ``aminmax`` (a NaN or an Inf shows up in min/max, so a
+  block whose min and max are finite needs no NaN/Inf counting at all),
+  ``sum`` and ``dot(x, x)`` in the block's own precision (merged across blocks
+  in float64 with Chan's formula), and ``count_nonzero`` only when the block's
+  range contains 0. A block where those sums would lose precision (mean large
+  against the spread) or overflow is redone in float64 around its mean.
+* Pass 2: the histogram over the final finite ``[min, max]``; above
+  ``HIST_FULL_LIMIT`` elements it reads an evenly strided sample (the result
+  says so), because exact binning of every element costs several times more
+  than all of pass 1.
+
+Torch tensors use torch ops (they release the GIL, so the kernel stays
+responsive); numpy arrays use numpy.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import threading
+from typing import Any, Iterator
+
+import numpy as np
+
+#: Elements per block (4 MiB of float32): large enough to amortise per-call overhead, small enough for cache.
+CACHE_BLOCK = 1 << 20
+#: Up to this many elements the histogram counts every element.
+HIST_FULL_LIMIT = 1 << 24
+#: Above HIST_FULL_LIMIT, the histogram reads about this many evenly spaced elements.
+HIST_SAMPLE = 1 << 22
+_MAX_BINS = 1024
+
+
+class _Cancelled(Exception):
+    """Raised inside the job when :meth:`StatsJob.cancel` was called."""
+
+
+class StatsJob:
+    """Statistics of one tensor/array, computed by :meth:`run` (usually in a thread).
+
+    Parameters
+    ----------
+    value : torch.Tensor or numpy.ndarray
+        Any dtype with numbers (int, bool, float incl. bf16/fp16/fp8, complex
+        as magnitude), any shape, contiguous or not; sparse tensors count their
+        implicit zeros.
+    bins : int
+        Histogram bins (integer data with a small range gets one bin per value).
+    chunk_elements : int
+        Most elements processed between two progress updates / cancel checks.
+
+    Notes
+    -----
+    ``status()`` may be called from any thread while ``run()`` works.
+    """
+
+    def __init__(self, value: Any, *, bins: int = 64, chunk_elements: int = 1 << 24) -> None:
+        self._value = value
+        self._bins = min(max(int(bins), 1), _MAX_BINS)
+        self._unit = max(1, min(int(chunk_elements), CACHE_BLOCK))
+        self._cancel = threading.Event()
+        self._state = "running"
+        self._progress = 0.0
+        self._result: dict | None = None
+        self._error: str | None = None
+
+    def run(self) -> None:
+        """Compute everything; on return ``status()`` is done, cancelled or failed."""
+        try:
+            result = self._compute()
+        except _Cancelled:
+            self._state = "cancelled"
+        except Exception as exc:  # the GUI must get a sentence, not a dead thread
+            self._error = str(exc) or type(exc).__name__
+            self._state = "failed"
+        else:
+            self._result = result
+            self._progress = 1.0
+            self._state = "done"
+
+    def cancel(self) -> None:
+        """Ask the job to stop at its next block."""
+        self._cancel.set()
+
+    def status(self) -> dict:
+        """``{"state", "progress", "result", "error"}`` (a consistent snapshot)."""
+        state = self._state
+        return {
+            "state": state,
+            "progress": self._progress,
+            "result": self._result if state == "done" else None,
+            "error": self._error if state == "failed" else None,
+        }
+
+    # -- the two passes --------------------------------------------------------
+    def _compute(self) -> dict:
+        src = _source(self._value)
+        acc = _Accumulator()
+        numel = src.numel
+        done = 0
+        for block in src.blocks(self._unit, step=1):
+            self._check()
+            acc.add(src.ops, src.ops.work(block))
+            done += _length(block)
+            self._progress = 0.7 * done / max(numel, 1)
+        acc.add_zeros(src.implicit_zeros)
+        hist = self._histogram(src, acc)
+        return _result(src, acc, hist)
+
+    def _histogram(self, src: "_Source", acc: "_Accumulator") -> dict:
+        if acc.finite == 0:
+            return {"edges": [], "counts": [], "step": 1}
+        lo, hi, nb = _hist_range(acc.lo, acc.hi, self._bins, src.integral)
+        step = 1 if src.numel <= HIST_FULL_LIMIT else math.ceil(src.numel / HIST_SAMPLE)
+        counts = np.zeros(nb, dtype=np.int64)
+        done = 0
+        for block in src.blocks(self._unit * step, step=step):
+            self._check()
+            counts += src.ops.bin_counts(src.ops.work(block), lo, hi, nb)
+            done += _length(block) * step
+            self._progress = 0.7 + 0.3 * min(done / max(src.numel, 1), 1.0)
+        if src.implicit_zeros and step == 1:
+            counts[min(int((0.0 - lo) * nb / (hi - lo)), nb - 1)] += src.implicit_zeros
+        edges = np.linspace(lo, hi, nb + 1).tolist()
+        return {"edges": edges, "counts": counts.tolist(), "step": step}
+
+    def _check(self) -> None:
+        if self._cancel.is_set():
+            raise _Cancelled()
+
+
+def _length(block: Any) -> int:
+    return int(block.shape[0])
+
+
+# -- merging statistics ------------------------------------------------------------
+class _Accumulator:
+    """Counts, finite min/max and Chan-merged mean/M2 over all blocks."""
+
+    def __init__(self) -> None:
+        self.nan = self.posinf = self.neginf = self.zeros = 0
+        self.finite = 0
+        self.mean = 0.0
+        self.m2 = 0.0
+        self.lo = math.inf
+        self.hi = -math.inf
+
+    def add(self, ops: Any, x: Any) -> None:
+        """Fold one 1-d block (already in its working float dtype) into the totals."""
+        n = _length(x)
+        if n == 0:
+            return
+        lo, hi = ops.minmax(x)
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            # Only blocks that really hold NaN/Inf pay for the masks.
+            nan, pos, neg, x = ops.split_nonfinite(x)
+            self.nan, self.posinf, self.neginf = self.nan + nan, self.posinf + pos, self.neginf + neg
+            n = _length(x)
+            if n == 0:
+                return
+            lo, hi = ops.minmax(x)
+        self.zeros += 0 if (lo > 0 or hi < 0) else n - ops.count_nonzero(x)
+        self.lo, self.hi = min(self.lo, lo), max(self.hi, hi)
+        self._merge(n, *_block_moments(ops, x, n, lo, hi))
+
+    def add_zeros(self, k: int) -> None:
+        """Account for a sparse tensor's implicit zeros."""
+        if k:
+            self.zeros += k
+            self.lo, self.hi = min(self.lo, 0.0), max(self.hi, 0.0)
+            self._merge(k, 0.0, 0.0)
+
+    def _merge(self, n: int, mean: float, m2: float) -> None:
+        """Chan et al.'s pairwise update of (count, mean, M2)."""
+        total = self.finite + n
+        delta = mean - self.mean
+        self.mean += delta * n / total
+        self.m2 += m2 + delta * delta * self.finite * n / total
+        self.finite = total
+
+
+def _block_moments(ops: Any, x: Any, n: int, lo: float, hi: float) -> tuple[float, float]:
+    """Mean and M2 of a finite block: fast sums, or a float64 pass when they would mislead."""
+    if lo == hi:
+        return lo, 0.0
+    s, q = ops.sum(x), ops.dot(x)
+    if math.isfinite(s) and math.isfinite(q):
+        mean = s / n
+        m2 = q - s * mean
+        # Sum-of-squares loses ~eps * mean^2 / var; only redo blocks where that is visible.
+        if m2 > 1e-3 * q:
+            return mean, m2
+    scale = max(abs(lo), abs(hi)) or 1.0
+    y = ops.as_float64(x) / scale
+    mean_y = ops.sum(y) / n
+    d = y - mean_y
+    return mean_y * scale, ops.dot(d) * scale * scale
+
+
+def _hist_range(lo: float, hi: float, bins: int, integral: bool) -> tuple[float, float, int]:
+    """Histogram range and bin count: one bin per value for small-range integers."""
+    if integral and hi - lo + 1 <= bins:
+        return lo - 0.5, hi + 0.5, int(hi - lo) + 1
+    if hi == lo:
+        return lo - 0.5, hi + 0.5, 1
+    return lo, hi, bins
+
+
+def _result(src: "_Source", acc: _Accumulator, hist: dict) -> dict:
+    """Assemble the JSON-able result."""
+    has = acc.finite > 0
+    conv = int if src.integral else float
+    ddof = src.ddof
+    std = math.sqrt(max(acc.m2, 0.0) / (acc.finite - ddof)) if acc.finite > ddof else None
+    notes = list(src.notes)
+    if acc.nan or acc.posinf or acc.neginf:
+        notes.append("min, max, mean and std ignore NaN and Inf")
+    if hist["step"] > 1:
+        notes.append(f"histogram counts every {hist['step']}th element")
+    return {
+        "count": src.numel,
+        "min": conv(acc.lo) if has else None,
+        "max": conv(acc.hi) if has else None,
+        "mean": acc.mean if has else None,
+        "std": std,
+        "std_ddof": ddof,
+        "nan": acc.nan,
+        "posinf": acc.posinf,
+        "neginf": acc.neginf,
+        "zeros": acc.zeros,
+        "finite": acc.finite,
+        "histogram": hist,
+        "dtype": src.dtype,
+        "note": "; ".join(notes) or None,
+    }
+
+
+# -- sources: what to read and with which ops --------------------------------------
+class _Source:
+    """A value prepared for reading: blocks, ops, and facts about it."""
+
+    def __init__(self, data: Any, ops: Any, numel: int, dtype: str) -> None:
+        self.data, self.ops, self.numel, self.dtype = data, ops, numel, dtype
+        self.integral = False
+        self.ddof = 0
+        self.implicit_zeros = 0
+        self.notes: list[str] = []
+
+    def blocks(self, unit: int, step: int) -> Iterator[Any]:
+        """1-d blocks covering the data, each read with the given stride."""
+        for block in self.ops.blocks(self.data, unit):
+            yield block[::step] if step > 1 else block
+
+
+def _source(value: Any) -> _Source:
+    """Wrap a tensor or array; raise ValueError with a sentence for anything else."""
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(value, torch.Tensor):
+        return _torch_source(torch, value)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return _numpy_source(np.asarray(value))
+    raise ValueError(f"{type(value).__name__} is not a tensor or array, so it has no statistics.")
+
+
+def _pieces(x: Any, unit: int) -> Iterator[Any]:
+    """1-d blocks of a non-dense tensor/array; each copy is at most *unit* elements."""
+    if x.ndim == 0:
+        yield x.reshape(1)
+    elif x.ndim == 1:
+        for i in range(0, x.shape[0], unit):
+            yield x[i : i + unit]
+    elif math.prod(x.shape) <= unit:
+        yield x.reshape(-1)
+    else:
+        rows = unit // math.prod(x.shape[1:])
+        if rows == 0:  # one row is already too big: go one dim deeper
+            for i in range(x.shape[0]):
+                yield from _pieces(x[i], unit)
+        else:
+            for i in range(0, x.shape[0], rows):
+                yield x[i : i + rows].reshape(-1)
+
+
+# -- numpy -------------------------------------------------------------------------
+class _NumpyOps:
+    """Block operations for numpy arrays."""
+
+    @staticmethod
+    def blocks(a: np.ndarray, unit: int) -> Iterator[np.ndarray]:
+        if a.flags.c_contiguous or a.flags.f_contiguous:
+            flat = a.ravel(order="K")  # a view: order does not matter for statistics
+            for i in range(0, flat.shape[0], unit):
+                yield flat[i : i + unit]
+        else:
+            yield from _pieces(a, unit)
+
+    @staticmethod
+    def work(x: np.ndarray) -> np.ndarray:
+        k, size = x.dtype.kind, x.dtype.itemsize
+        if k == "c":
+            return np.abs(x)
+        if x.dtype in (np.float32, np.float64):
+            return x
+        small = k == "b" or (k in "iu" and size <= 2) or (k == "f" and size <= 2)
+        return x.astype(np.float32 if small else np.float64)
+
+    @staticmethod
+    def minmax(x: np.ndarray) -> tuple[float, float]:
+        return float(x.min()), float(x.max())
+
+    @staticmethod
+    def sum(x: np.ndarray) -> float:
+        return float(x.sum())
+
+    @staticmethod
+    def dot(x: np.ndarray) -> float:
+        return float(np.dot(x, x))
+
+    @staticmethod
+    def count_nonzero(x: np.ndarray) -> int:
+        return int(np.count_nonzero(x))
+
+    @staticmethod
+    def split_nonfinite(x: np.ndarray) -> tuple[int, int, int, np.ndarray]:
+        nan = int(np.isnan(x).sum())
+        pos, neg = int((x == np.inf).sum()), int((x == -np.inf).sum())
+        return nan, pos, neg, x[np.isfinite(x)]
+
+    @staticmethod
+    def as_float64(x: np.ndarray) -> np.ndarray:
+        return x.astype(np.float64)
+
+    @staticmethod
+    def bin_counts(x: np.ndarray, lo: float, hi: float, nb: int) -> np.ndarray:
+        x = x.astype(np.float64)
+        # The same arithmetic as np.histogram's equal-width bins.
+        idx = np.floor((x[np.isfinite(x)] - lo) * (nb / (hi - lo))).clip(0, nb - 1)
+        return np.bincount(idx.astype(np.intp), minlength=nb)
+
+
+def _numpy_source(a: np.ndarray) -> _Source:
+    """Numpy arrays: numbers only; std with ddof=0 like ``a.std()``."""
+    if a.dtype.kind not in "biufc":
+        raise ValueError(f"Statistics need numbers; this array holds {a.dtype} values.")
+    src = _Source(a, _NumpyOps, int(a.size), str(a.dtype))
+    src.integral = a.dtype.kind in "biu"
+    if a.dtype.kind == "c":
+        src.notes.append("complex values: statistics of the magnitude |z|")
+    return src
+
+
+# -- torch -------------------------------------------------------------------------
+class _TorchOps:
+    """Block operations for torch tensors (they run without the GIL)."""
+
+    def __init__(self, torch: Any) -> None:
+        self.torch = torch
+
+    def blocks(self, t: Any, unit: int) -> Iterator[Any]:
+        flat = _torch_dense_flat(t)
+        if flat is not None:
+            yield from flat.split(unit)
+        else:
+            yield from _pieces(t, unit)
+
+    def work(self, x: Any) -> Any:
+        torch = self.torch
+        if x.is_complex():
+            return (x.to(torch.complex64) if x.dtype == torch.complex32 else x).abs()
+        if x.dtype in (torch.float32, torch.float64):
+            return x
+        small = x.is_floating_point() or x.dtype in (torch.bool, torch.int8, torch.uint8, torch.int16)
+        return x.to(torch.float32 if small else torch.float64)
+
+    def minmax(self, x: Any) -> tuple[float, float]:
+        lo, hi = self.torch.aminmax(x)
+        return float(lo), float(hi)
+
+    def sum(self, x: Any) -> float:
+        return float(x.sum())
+
+    def dot(self, x: Any) -> float:
+        return float(self.torch.dot(x, x))
+
+    def count_nonzero(self, x: Any) -> int:
+        return int(self.torch.count_nonzero(x))
+
+    def split_nonfinite(self, x: Any) -> tuple[int, int, int, Any]:
+        torch = self.torch
+        nan = int(torch.isnan(x).sum())
+        pos, neg = int((x == math.inf).sum()), int((x == -math.inf).sum())
+        return nan, pos, neg, x[torch.isfinite(x)]
+
+    def as_float64(self, x: Any) -> Any:
+        return x.to(self.torch.float64)
+
+    def bin_counts(self, x: Any, lo: float, hi: float, nb: int) -> np.ndarray:
+        x = x.to(self.torch.float64)
+        idx = ((x[self.torch.isfinite(x)] - lo) * (nb / (hi - lo))).floor_().clamp_(0, nb - 1)
+        return self.torch.bincount(idx.to(self.torch.int64), minlength=nb).cpu().numpy()
+
+
+def _torch_dense_flat(t: Any) -> Any:
+    """A zero-copy 1-d view of all elements when they fill their memory exactly once."""
+    dims = sorted((d for d in range(t.dim()) if t.shape[d] > 1), key=lambda d: -t.stride(d))
+    expected = 1
+    for d in reversed(dims):
+        if t.stride(d) != expected:
+            return None  # gaps, overlaps or stride 0 (expand): read it in copied pieces
+        expected *= t.shape[d]
+    return t.as_strided((t.numel(),), (1,), t.storage_offset())
+
+
+def _torch_source(torch: Any, t: Any) -> _Source:
+    """Tensors: dense data, or a sparse tensor's stored values plus implicit zeros."""
+    if t.is_meta or t.device.type == "meta":
+        raise ValueError("This is a meta tensor: it has a shape and dtype but no values.")
+    if getattr(t, "is_nested", False):
+        raise ValueError("Statistics of nested tensors are not supported.")
+    t = t.detach()
+    notes: list[str] = []
+    implicit = 0
+    if t.layout != torch.strided:
+        vals = (t.coalesce() if t.layout == torch.sparse_coo else t).values()
+        implicit = t.numel() - vals.numel()
+        notes.append("sparse: stored values plus implicit zeros")
+        data = vals
+    else:
+        data = t
+    if data.is_quantized:
+        data = data.dequantize()
+        notes.append("quantized: statistics of the dequantized values")
+    src = _Source(data, _TorchOps(torch), int(t.numel()), str(t.dtype))
+    src.implicit_zeros = implicit
+    src.integral = not (data.is_floating_point() or data.is_complex())
+    src.ddof = 1  # like t.std()
+    if data.is_complex():
+        notes.append("complex values: statistics of the magnitude |z|")
+    src.notes = notes
+    return src

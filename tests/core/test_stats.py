@@ -1,0 +1,239 @@
+"""Tests for explorer.core.stats.StatsJob against numpy/torch reference computations."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from explorer.core import stats
+from explorer.core.stats import StatsJob
+
+
+def run(value: object, **kw: object) -> dict:
+    """Run a job synchronously and return its result (asserting it finished)."""
+    job = StatsJob(value, **kw)
+    job.run()
+    status = job.status()
+    assert status["state"] == "done", status
+    assert status["progress"] == 1.0
+    return status["result"]
+
+
+def reference(value: object) -> dict:
+    """Statistics computed the plain way with numpy (float64, finite values only)."""
+    if isinstance(value, torch.Tensor):
+        v = value.detach()
+        v = v.to_dense() if v.layout != torch.strided else v
+        v = v.abs() if v.is_complex() else v
+        arr = v.to(torch.float64).numpy().ravel()
+        ddof = 1
+    else:
+        arr = np.asarray(value)
+        arr = (np.abs(arr) if arr.dtype.kind == "c" else arr).astype(np.float64).ravel()
+        ddof = 0
+    fin = arr[np.isfinite(arr)]
+    return {
+        "count": arr.size,
+        "nan": int(np.isnan(arr).sum()),
+        "posinf": int((arr == np.inf).sum()),
+        "neginf": int((arr == -np.inf).sum()),
+        "zeros": int((arr == 0).sum()),
+        "finite": fin.size,
+        "min": fin.min() if fin.size else None,
+        "max": fin.max() if fin.size else None,
+        "mean": fin.mean() if fin.size else None,
+        "std": fin.std(ddof=ddof) if fin.size > ddof else None,
+        "values": fin,
+    }
+
+
+def check(value: object, res: dict, rtol: float = 1e-5) -> None:
+    """Compare every statistic and the histogram with the reference."""
+    ref = reference(value)
+    for key in ("count", "nan", "posinf", "neginf", "zeros", "finite"):
+        assert res[key] == ref[key], key
+    for key in ("min", "max", "mean", "std"):
+        if ref[key] is None:
+            assert res[key] is None, key
+        else:
+            assert res[key] == pytest.approx(ref[key], rel=rtol, abs=1e-9), key
+    hist = res["histogram"]
+    if ref["finite"] == 0:
+        assert hist["counts"] == []
+        return
+    edges = np.asarray(hist["edges"])
+    expected, _ = np.histogram(ref["values"], bins=len(hist["counts"]), range=(edges[0], edges[-1]))
+    assert hist["counts"] == expected.tolist()
+    assert sum(hist["counts"]) == ref["finite"]
+
+
+def _cases() -> dict[str, object]:
+    g = torch.Generator().manual_seed(3)
+    special = torch.randn(50, generator=g)
+    special[[3, 17, 40]] = float("nan")
+    special[[5, 33]] = float("inf")
+    special[8] = -float("inf")
+    special[[1, 2, 44]] = 0.0
+    base = torch.randn(4, 6, 5, generator=g)
+    return {
+        "randn": torch.randn(1000, generator=g),
+        "special": special,
+        "all_nan": torch.full((7,), float("nan")),
+        "transposed": base.permute(2, 0, 1),
+        "sliced": base[:, ::2, 1:],
+        "expanded": torch.arange(5.0).expand(4, 5),
+        "zero_d": torch.tensor(-2.5),
+        "empty": torch.empty(0, 3),
+        "bf16": torch.randn(300, generator=g).bfloat16(),
+        "fp16": torch.randn(300, generator=g).half(),
+        "int64": torch.randint(-1000, 1000, (257,), generator=g),
+        "uint8": torch.randint(0, 256, (100,), generator=g, dtype=torch.uint8),
+        "bool": torch.rand(99, generator=g) > 0.3,
+        "complex": torch.randn(40, dtype=torch.complex64, generator=g),
+        "requires_grad": torch.randn(20, generator=g, requires_grad=True) * 3,
+        "sparse": torch.tensor([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]]).to_sparse(),
+        "constant": torch.full((33,), 4.0),
+        "np_float32": np.random.default_rng(0).standard_normal(500).astype(np.float32),
+        "np_neg_strides": np.random.default_rng(1).standard_normal((6, 8))[::-1, ::-3],
+        "np_fortran": np.asfortranarray(np.random.default_rng(2).standard_normal((5, 7))),
+        "np_special": np.array([np.nan, 0.0, np.inf, -3.0, 0.0, 2.0, -np.inf]),
+        "np_int32": np.arange(-50, 77, dtype=np.int32),
+        "np_bool": np.array([True, False, True]),
+        "np_complex": np.array([3 + 4j, 0j, 1j]),
+        "np_float16": np.linspace(-2, 2, 21).astype(np.float16),
+        "np_zero_d": np.array(5.5),
+    }
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("chunk", [1 << 24, 7, 1])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_reference(name: str, chunk: int) -> None:
+    value = CASES[name]
+    tol = 1e-2 if name in ("bf16",) else 1e-5
+    check(value, run(value, chunk_elements=chunk), rtol=tol)
+
+
+def test_integer_histogram_has_one_bin_per_value() -> None:
+    res = run(torch.tensor([1, 1, 2, 5, 5, 5]))
+    assert res["histogram"]["counts"] == [2, 1, 0, 0, 3]
+    assert res["histogram"]["edges"][0] == 0.5 and res["histogram"]["edges"][-1] == 5.5
+    assert (res["min"], res["max"]) == (1, 5) and isinstance(res["min"], int)
+
+
+def test_std_follows_the_library_convention() -> None:
+    x = [1.0, 2.0, 4.0, 8.0]
+    assert run(torch.tensor(x))["std"] == pytest.approx(torch.tensor(x).std().item())
+    assert run(np.array(x))["std"] == pytest.approx(np.array(x).std())
+
+
+def test_notes_explain_nan_complex_and_sparse() -> None:
+    assert "NaN" in run(CASES["special"])["note"]
+    assert "|z|" in run(CASES["complex"])["note"]
+    assert "implicit zeros" in run(CASES["sparse"])["note"]
+    assert run(CASES["randn"])["note"] is None
+
+
+def test_large_mean_small_spread_keeps_precision() -> None:
+    x = np.random.default_rng(5).standard_normal(10_000) * 1e-3 + 1e4
+    res = run(x.astype(np.float32), chunk_elements=1000)
+    assert res["std"] == pytest.approx(x.astype(np.float32).astype(np.float64).std(), rel=1e-3)
+    res64 = run(torch.from_numpy(x), chunk_elements=999)
+    assert res64["std"] == pytest.approx(np.std(x, ddof=1), rel=1e-9)
+
+
+def test_float32_sums_that_would_overflow() -> None:
+    t = torch.tensor([3e38, 3e38, 2e38], dtype=torch.float32)
+    res = run(t)
+    assert res["mean"] == pytest.approx(float(t.double().mean()), rel=1e-6)
+    assert res["posinf"] == 0 and res["finite"] == 3
+
+
+def test_histogram_of_a_big_value_is_sampled(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stats, "HIST_FULL_LIMIT", 1000)
+    monkeypatch.setattr(stats, "HIST_SAMPLE", 100)
+    t = torch.arange(5000, dtype=torch.float32)
+    res = run(t, chunk_elements=64)
+    hist = res["histogram"]
+    assert hist["step"] == 50 and "every 50th" in res["note"]
+    assert sum(hist["counts"]) == 100
+    assert res["count"] == 5000 and res["max"] == 4999.0  # statistics still read everything
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (torch.empty(3, device="meta"), "meta"),
+        (np.array(["a", "b"]), "numbers"),
+        (np.array([object()]), "numbers"),
+        ([1.0, 2.0], "not a tensor"),
+    ],
+)
+def test_values_without_numbers_fail_with_a_sentence(value: object, message: str) -> None:
+    job = StatsJob(value)
+    job.run()
+    status = job.status()
+    assert status["state"] == "failed" and status["result"] is None
+    assert message in status["error"]
+
+
+def test_cancel_before_run() -> None:
+    job = StatsJob(torch.arange(100.0), chunk_elements=10)
+    job.cancel()
+    job.run()
+    assert job.status()["state"] == "cancelled"
+    assert job.status()["result"] is None
+
+
+def test_cancel_in_the_middle(monkeypatch: pytest.MonkeyPatch) -> None:
+    job = StatsJob(torch.arange(1000.0), chunk_elements=10)
+    seen: list[float] = []
+    original = stats._Accumulator.add
+
+    def add_then_cancel(self: stats._Accumulator, ops: object, x: object) -> None:
+        original(self, ops, x)
+        seen.append(job.status()["progress"])
+        if len(seen) == 5:
+            job.cancel()
+
+    monkeypatch.setattr(stats._Accumulator, "add", add_then_cancel)
+    job.run()
+    assert job.status()["state"] == "cancelled"
+    assert len(seen) == 5  # it stopped at the next block
+    assert seen == sorted(seen) and 0 < seen[-1] < 1
+
+
+def test_run_in_a_thread_like_the_agent() -> None:
+    job = StatsJob(torch.randn(10_000), chunk_elements=100)
+    thread = threading.Thread(target=job.run)
+    thread.start()
+    while thread.is_alive():
+        status = job.status()
+        assert status["state"] in ("running", "done") and 0 <= status["progress"] <= 1
+        thread.join(0.001)
+    assert job.status()["state"] == "done"
+
+
+_FLOATS = st.one_of(
+    st.floats(-1e6, 1e6, width=32),
+    st.sampled_from([0.0, -0.0, float("nan"), float("inf"), -float("inf")]),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    hnp.arrays(np.float32, hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=6), elements=_FLOATS),
+    st.integers(1, 20),
+    st.booleans(),
+)
+def test_property_matches_numpy(arr: np.ndarray, chunk: int, as_torch: bool) -> None:
+    value = torch.from_numpy(arr.copy()) if as_torch else arr
+    check(value, run(value, chunk_elements=chunk), rtol=1e-4)
