@@ -312,3 +312,33 @@ def test_10_regression_learns_the_line(runs: dict) -> None:
     model = ns["model"]
     assert isinstance(model.weight, torch.nn.Parameter)
     assert model.weight.item() == pytest.approx(ns["learned_w"], abs=0.05)
+
+
+# -- icon and desktop entry ----------------------------------------------------
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_icon_is_a_square_svg_with_a_few_colours() -> None:
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(REPO / "explorer" / "resources" / "icon.svg").getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert root.get("viewBox") == "0 0 64 64"
+    fills = {el.get("fill") for el in root.iter() if el.get("fill") not in (None, "none")}
+    assert 2 <= len(fills) <= 3
+
+
+def test_desktop_entry_has_the_required_keys() -> None:
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None, delimiters=("=",))
+    parser.optionxform = str  # keys are case-sensitive in desktop entries
+    parser.read(REPO / "resources" / "tensor-explorer.desktop", encoding="utf-8")
+    entry = parser["Desktop Entry"]
+    assert entry["Type"] == "Application" and entry["Name"] == "Tensor Explorer"
+    assert entry["Name[zh_CN]"] == "张量浏览器"
+    assert entry["Exec"] == "tensor-explorer %F" and entry["Icon"] == "tensor-explorer"
+    assert entry["Categories"] == "Education;Science;Development;"
+    assert CJK.search(entry["Comment[zh_CN]"]) and entry["Comment"].isascii()
+    assert all(mime.count("/") == 1 for mime in entry["MimeType"].rstrip(";").split(";"))
