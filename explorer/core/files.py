@@ -58,6 +58,8 @@ _SUGGESTED_EXT = {"npy": ".npy", "npz": ".npz", "pt": ".pt", "safetensors": ".sa
 
 def _local_path(path: str) -> str:
     """Turn a dropped path or ``file://`` URL into an absolute local path; refuse other URLs."""
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
     if not isinstance(path, str) or not path.strip():
         raise FileLoadError("No file was given")
     if os.path.lexists(path):  # an odd but real file name wins over URL parsing
@@ -69,7 +71,9 @@ def _local_path(path: str) -> str:
     scheme = parts.scheme.lower()
     if scheme == "file":
         if parts.netloc not in ("", "localhost"):
-            raise FileLoadError(f"{show(text)} is on another computer ({parts.netloc}); copy it to this one first")
+            raise FileLoadError(
+                f"{show(text)} is on another computer ({parts.netloc}); copy it to this one first"
+            )
         text = urllib.request.url2pathname(parts.path)
     elif len(scheme) > 1:  # one letter is a Windows drive such as C:
         raise FileLoadError(
@@ -121,7 +125,8 @@ def _zip_kind(path: str) -> str:
         return "broken_zip"
     if any(n == "data.pkl" or n.endswith("/data.pkl") for n in names):
         return "pt"
-    if names and all(n.endswith(".npy") for n in names):
+    # np.savez() with no arrays writes an empty zip; the .npz check then says "no arrays".
+    if all(n.endswith(".npy") for n in names):
         return "npz"
     return "zip"
 

@@ -106,6 +106,8 @@ def _storage_bytes(tensors: list[Any]) -> int:
     """Bytes of the distinct storages (tied weights share one and are counted once)."""
     storages: dict[tuple[int, int], int] = {}
     for t in tensors:
+        if t.is_meta:  # a meta tensor has a shape but no data
+            continue
         try:
             storage = t.untyped_storage()
             storages[(storage.data_ptr(), storage.nbytes())] = storage.nbytes()
@@ -147,7 +149,9 @@ def _hint(obj: Any, name: str, mapped: bool) -> str | None:
     """A teaching note about what was loaded."""
     parts = []
     if _is_state_dict(obj):
-        parts.append(f"{name} maps parameter names to tensors; model.load_state_dict({name}) copies them into a model.")
+        parts.append(
+            f"{name} maps parameter names to tensors; model.load_state_dict({name}) copies them into a model."
+        )
     elif isinstance(obj, dict) and obj:
         parts.append(f"{name} is a dict; {name}[{next(iter(obj))!r}] is its first entry.")
     if mapped:

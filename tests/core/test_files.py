@@ -92,7 +92,8 @@ def test_file_url_with_localhost_and_whitespace(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "url", ["https://example.com/y.npy", "http://x/y.npy", "ftp://host/w.pt", "s3://bucket/w.pt", "file://otherhost/x.npy"]
+    "url",
+    ["https://example.com/y.npy", "http://x/y.npy", "ftp://host/w.pt", "s3://bucket/w.pt", "file://otherhost/x.npy"],
 )
 def test_other_urls_refused(url: str) -> None:
     refused(url)
@@ -154,9 +155,11 @@ def test_random_bytes_each_extension(tmp_path: Path, ext: str, seed: int) -> Non
 
 @pytest.mark.parametrize("ext", EXTENSIONS)
 def test_random_bytes_after_a_valid_signature(tmp_path: Path, ext: str) -> None:
-    signatures = {".npy": b"\x93NUMPY\x01\x00", ".npz": b"PK\x03\x04", ".pt": b"\x80\x02", ".pth": b"PK\x03\x04",
-                  ".safetensors": (40).to_bytes(8, "little") + b"{", ".png": b"\x89PNG\r\n\x1a\n", ".jpg": b"\xff\xd8\xff",
-                  ".jpeg": b"\xff\xd8\xff", ".bmp": b"BM", ".gif": b"GIF89a", ".tif": b"II*\x00", ".webp": b"RIFF\0\0\0\0WEBP"}
+    signatures = {
+        ".npy": b"\x93NUMPY\x01\x00", ".npz": b"PK\x03\x04", ".pt": b"\x80\x02", ".pth": b"PK\x03\x04",
+        ".safetensors": (40).to_bytes(8, "little") + b"{", ".png": b"\x89PNG\r\n\x1a\n", ".jpg": b"\xff\xd8\xff",
+        ".jpeg": b"\xff\xd8\xff", ".bmp": b"BM", ".gif": b"GIF89a", ".tif": b"II*\x00", ".webp": b"RIFF\0\0\0\0WEBP",
+    }
     path = tmp_path / f"fake{ext}"
     path.write_bytes(signatures[ext] + random.Random(2).randbytes(300))
     refused(path)
@@ -230,6 +233,22 @@ def test_safetensors_deeply_nested_json(tmp_path: Path) -> None:
     path = tmp_path / "deep.safetensors"
     path.write_bytes(len(raw).to_bytes(8, "little") + raw)
     refused(path)
+
+
+def test_npz_without_arrays(tmp_path: Path) -> None:
+    np.savez(tmp_path / "none.npz")
+    assert "no arrays" in str(refused(tmp_path / "none.npz"))
+
+
+def test_npz_member_running_past_the_end(tmp_path: Path) -> None:
+    # The central directory claims a compressed size far beyond the file: reading would run off the end.
+    path = tmp_path / "liar.npz"
+    np.savez_compressed(path, a=np.ones(1000))
+    data = bytearray(path.read_bytes())
+    entry = data.rindex(b"PK\x01\x02")
+    data[entry + 20 : entry + 24] = (10**9).to_bytes(4, "little")
+    path.write_bytes(bytes(data))
+    assert "past the end" in str(refused(path))
 
 
 def test_npz_with_damaged_member(tmp_path: Path) -> None:
@@ -349,3 +368,29 @@ def test_error_type_is_exception_with_flag() -> None:
     err = FileLoadError("line one\nline two")
     assert str(err) == "line one line two." and err.needs_pickle is False
     assert_one_sentence(str(err))
+
+
+# -- files larger than memory: refused before anything is read --------------------------
+@pytest.mark.parametrize("kind", ["npz", "safetensors", "legacy_pt"])
+def test_eager_loads_bigger_than_memory_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    from explorer.core import files_common
+
+    monkeypatch.setattr(files_common, "available_memory", lambda: 100)
+    path = tmp_path / {"npz": "a.npz", "safetensors": "a.safetensors", "legacy_pt": "a.pt"}[kind]
+    if kind == "npz":
+        np.savez_compressed(path, a=np.zeros(1000))
+    elif kind == "safetensors":
+        save_file({"a": torch.zeros(1000)}, str(path))
+    else:
+        torch.save({"a": torch.zeros(1000)}, path, _use_new_zipfile_serialization=False)
+    assert "memory" in str(refused(path))
+
+
+def test_mapped_loads_ignore_memory_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from explorer.core import files_common
+
+    monkeypatch.setattr(files_common, "available_memory", lambda: 100)
+    write_npy_header(tmp_path / "big.npy", (20_000_000,))
+    torch.save({"a": torch.zeros(1000)}, tmp_path / "zip.pt")
+    assert "mmap_mode='r'" in prepare_load(str(tmp_path / "big.npy"))["code"]
+    assert "mmap=True" in prepare_load(str(tmp_path / "zip.pt"))["code"]

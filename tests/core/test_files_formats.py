@@ -128,8 +128,9 @@ def test_state_dict_pt(tmp_path: Path) -> None:
         torch.tensor(2.0),
         torch.ones(3, dtype=torch.complex64),
         torch.ones(2, 2).to_sparse(),
+        {"p": torch.nn.Parameter(torch.ones(2)), "expanded": torch.ones(3, 1).expand(3, 4)},
     ],
-    ids=["checkpoint", "list", "bf16-transposed", "empty", "0-d", "complex", "sparse"],
+    ids=["checkpoint", "list", "bf16-transposed", "empty", "0-d", "complex", "sparse", "parameter-expand"],
 )
 def test_pt_containers_and_awkward_tensors(tmp_path: Path, obj: object) -> None:
     path = tmp_path / "ckpt.pth"
@@ -154,6 +155,13 @@ def _flatten(obj: object) -> list[torch.Tensor]:
     return []
 
 
+def test_meta_tensor_counts_no_bytes(tmp_path: Path) -> None:
+    torch.save({"m": torch.empty(2, 3, device="meta"), "w": torch.ones(2)}, tmp_path / "meta.pt")
+    result = prepare_load(tmp_path / "meta.pt")  # a Path object is accepted too
+    assert result["summary"] == "state_dict with 2 tensors, 8 parameters, 8 B"
+    assert run_snippet(result)["m"].is_meta
+
+
 def test_tied_weights_counted_once(tmp_path: Path) -> None:
     shared = torch.ones(10)
     torch.save({"a": shared, "b": shared}, tmp_path / "tied.pt")
@@ -170,7 +178,11 @@ def test_legacy_pt_loads_without_mmap(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.bool, torch.int64, torch.complex64])
 def test_safetensors(tmp_path: Path, dtype: torch.dtype) -> None:
-    tensors = {"embed": torch.ones(4, 3).to(dtype), "empty": torch.zeros(0, 2).to(dtype), "scalar": torch.tensor(1).to(dtype)}
+    tensors = {
+        "embed": torch.ones(4, 3).to(dtype),
+        "empty": torch.zeros(0, 2).to(dtype),
+        "scalar": torch.tensor(1).to(dtype),
+    }
     path = tmp_path / "model.safetensors"
     save_file(tensors, str(path), metadata={"format": "pt"})
     result = prepare_load(str(path))
