@@ -85,6 +85,7 @@ def columns() -> list[Column]:
         Column("requires_grad", _t("requires_grad"), _t("Whether autograd records operations on this tensor so backward() can compute its gradient."), lambda v: _yes(v.get("requires_grad"))),
         Column("is_leaf", _t("Leaf"), _t("A leaf tensor was created by you, not computed; only leaves get .grad filled by backward()."), lambda v: _yes(v.get("is_leaf"))),
         Column("grad_fn", _t("grad_fn"), _t("The operation that produced this tensor (e.g. MulBackward0); backward() walks these back to the leaves."), get("grad_fn")),
+        Column("retains_grad", _t("retains_grad"), _t("Whether this non-leaf tensor keeps its .grad after backward() (set with retain_grad())."), lambda v: _yes(v.get("retains_grad")), False),
         Column("grad", _t("Grad"), _t("The gradient backward() stored for this leaf; empty until backward() runs."), lambda v: _grad(v.get("grad"))),
         Column("memory_group", _t("Memory"), _t("Variables with the same colour share one block of memory: writing to one can change the others."), get("memory_group")),
     ]

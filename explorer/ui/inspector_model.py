@@ -130,11 +130,19 @@ class InspectorModel(QAbstractItemModel):
             return QColor(group_color(var["memory_group"]))
         if role == Qt.ItemDataRole.BackgroundRole:
             return self._background(var)
-        if role == Qt.ItemDataRole.FontRole and column.key == "name" and self._changes.get(var.get("name", "")):
-            font = QFont()
-            font.setBold(True)
-            return font
+        if role == Qt.ItemDataRole.FontRole:
+            return self._font(var, column)
         return None
+
+    def _font(self, var: dict, column: Column) -> QFont | None:
+        """Bold names for what the last run touched; bold type for nn.Parameter rows."""
+        changed = column.key == "name" and self._changes.get(var.get("name", ""))
+        parameter = column.key == "type" and var.get("is_parameter")
+        if not (changed or parameter):
+            return None
+        font = QFont()
+        font.setBold(True)
+        return font
 
     def _change_text(self, var: dict) -> str:
         change = self._changes.get(var.get("name", ""))
@@ -161,6 +169,13 @@ class InspectorModel(QAbstractItemModel):
             parts.append(var["note"])
         if var.get("copy_hint"):
             parts.append(var["copy_hint"])
+        if column.key == "type" and var.get("is_parameter"):
+            parts.append(self.tr("nn.Parameter: a tensor the model learns; optimizers update it after backward()."))
+        if column.key == "change":
+            change = self._changes.get(var.get("name", "")) or {}
+            if change.get("status") == "changed_through":
+                parts.append(self.tr("The last run never wrote {name} by name: it wrote {alias}, which shares its memory.").format(
+                    name=var.get("name"), alias=change.get("through")))
         if column.key == "grad" and (var.get("grad") or {}).get("preview"):
             parts.append(f"grad = {var['grad']['preview']}")
         if column.key == "name" and var.get("preview"):

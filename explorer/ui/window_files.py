@@ -11,7 +11,7 @@ import os
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from explorer.lessons import LESSONS
+from explorer.lessons import LESSONS, lesson_path
 
 DATA_FILTER = "Data (*.npy *.npz *.pt *.pth *.safetensors *.png *.jpg *.jpeg *.bmp *.gif *.tif *.tiff *.webp);;All files (*)"
 MAX_RECENT = 10
@@ -147,12 +147,13 @@ class WindowFilesMixin:
             action.triggered.connect(lambda _=False, p=lesson["path"]: self.open_lesson(p))
 
     def open_lesson_by_id(self, lesson_id: str) -> bool:
-        """Open the lesson whose id starts with *lesson_id* (e.g. "07")."""
-        match = next((l for l in LESSONS if l["id"].startswith(lesson_id)), None)
-        if match is None:
+        """Open a lesson by id, number or word ("07", "7", "views")."""
+        try:
+            path = lesson_path(lesson_id)
+        except KeyError:
             self.banner.show_message(self.tr("There is no lesson called {name}.").format(name=lesson_id), "error")
             return False
-        self.open_lesson(match["path"])
+        self.open_lesson(path)
         return True
 
     def open_lesson(self, path: str) -> None:
