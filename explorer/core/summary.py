@@ -1,0 +1,138 @@
+"""One VAR record per user variable (the CLI contract's VAR), from metadata only.
+
+Summaries never read tensor data (apart from the values of tensors with at most
+16 elements, for the preview), so a 1 GiB tensor costs the same as an 8-byte one,
+and they never raise: a field that cannot be read is null and the ``note`` says why.
+torch and numpy are looked up in ``sys.modules`` instead of imported, because a
+value can only be a tensor if torch is already loaded (importing it takes seconds).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from explorer.core.summary_containers import container_var
+from explorer.core.summary_fields import ARRAY_KINDS, CONTAINER_KINDS, VAR_KEYS, add_note, blank_var, error_text
+from explorer.core.summary_format import safe_repr
+from explorer.core.summary_numpy import array_var
+from explorer.core.summary_torch import tensor_var
+
+__all__ = ["VAR_KEYS", "classify", "summarize", "summarize_into"]
+
+_KIND_CACHE: dict[type, str] = {}
+_KIND_CACHE_LIMIT = 4096
+
+
+def classify(value: Any) -> str:
+    """The summary kind of *value*: "tensor", "ndarray", "list", "tuple", "dict", "module" or "other".
+
+    Decided from ``type(value)`` only, never ``isinstance``: a proxy object may lie
+    about its ``__class__`` (``Mock(spec=torch.Tensor)``) and must not be read as a tensor.
+    """
+    cls = type(value)
+    try:
+        kind = _KIND_CACHE.get(cls)
+    except TypeError:  # a metaclass that makes its classes unhashable
+        return _classify_type(cls)
+    if kind is None:
+        kind = _classify_type(cls)
+        if len(_KIND_CACHE) >= _KIND_CACHE_LIMIT:
+            _KIND_CACHE.clear()  # classes redefined in a long session; forget old ones
+        _KIND_CACHE[cls] = kind
+    return kind
+
+
+def _classify_type(cls: type) -> str:
+    """Uncached :func:`classify` for a type."""
+    try:
+        torch = sys.modules.get("torch")
+        if torch is not None:
+            if issubclass(cls, torch.Tensor):
+                return "tensor"
+            if issubclass(cls, torch.nn.Module):
+                return "module"
+            if issubclass(cls, torch.Size):
+                return "other"  # a tuple subclass, but a value, not a container
+        numpy = sys.modules.get("numpy")
+        if numpy is not None and issubclass(cls, numpy.ndarray):
+            return "ndarray"
+    except Exception:  # torch half-imported, or a hostile __subclasscheck__
+        return "other"
+    if issubclass(cls, list):
+        return "list"
+    if issubclass(cls, tuple):
+        return "tuple"
+    if issubclass(cls, dict):
+        return "dict"
+    return "other"
+
+
+def summarize(name: str, value: Any) -> dict[str, Any]:
+    """Summarise one variable as a VAR dict (see DESIGN.md, CLI contract).
+
+    Parameters
+    ----------
+    name : str
+        The name shown for the variable (also the prefix of its children's names).
+    value : object
+        Any Python object.
+
+    Returns
+    -------
+    dict
+        Every key of :data:`VAR_KEYS`; fields that do not apply are None.
+        ``memory_group`` is None and ``overlaps`` is empty: the memory module fills them.
+    """
+    return summarize_into(name, value, [])
+
+
+def summarize_into(name: str, value: Any, entries: list[tuple[dict, Any]]) -> dict[str, Any]:
+    """Like :func:`summarize`, also appending ``(var, value)`` for every tensor/array VAR made.
+
+    Parameters
+    ----------
+    name : str
+        Variable name.
+    value : object
+        Any Python object.
+    entries : list
+        Receives one ``(var_dict, value)`` pair per tensor/array, container children
+        included, for :func:`explorer.core.memory.assign_memory`.
+
+    Returns
+    -------
+    dict
+        The VAR of *value*.
+    """
+    try:
+        kind = classify(value)
+        if kind in ARRAY_KINDS:
+            var = leaf_var(name, value, kind)
+            entries.append((var, value))
+            return var
+        if kind in CONTAINER_KINDS:
+            return container_var(name, value, kind, classify, leaf_var, entries)
+        return other_var(name, value)
+    except Exception as exc:  # noqa: BLE001 - last line of defence: never a failing snapshot
+        var = other_var(name, value)
+        add_note(var, error_text("summary", exc))
+        return var
+
+
+def leaf_var(name: str, value: Any, kind: str) -> dict[str, Any]:
+    """VAR of a tensor (kind "tensor") or numpy array (kind "ndarray")."""
+    if kind == "tensor":
+        return tensor_var(name, value, sys.modules["torch"])
+    return array_var(name, value, sys.modules["numpy"].ndarray)
+
+
+def other_var(name: str, value: Any) -> dict[str, Any]:
+    """VAR of a value that is neither a tensor/array nor a container: type and bounded repr."""
+    try:
+        type_name = type(value).__name__
+    except Exception:  # pragma: no cover - type() always has a name
+        type_name = "object"
+    var = blank_var(name, "other", type_name)
+    var["repr"] = safe_repr(value)
+    return var
