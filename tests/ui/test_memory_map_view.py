@@ -1,0 +1,167 @@
+"""MemoryMapView against the real agent in-process."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from PySide6.QtCore import QPoint
+from PySide6.QtGui import QFont, QImage
+
+from explorer.ui import memory_map_view
+from explorer.ui.i18n.zh_memory import STRINGS
+from explorer.ui.memory_map_view import GROUP_COLORS, MemoryMapView
+from tests.ui.fakes import InProcessSource
+
+
+def make_view(qtbot, ns: dict) -> tuple[MemoryMapView, InProcessSource]:
+    source = InProcessSource(ns)
+    view = MemoryMapView(source)
+    qtbot.addWidget(view)
+    view.resize(900, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    return view, source
+
+
+def var(name: str, kind: str = "tensor", group: str | None = None) -> dict:
+    return {"name": name, "kind": kind, "memory_group": group}
+
+
+@pytest.fixture
+def cols_ns() -> dict:
+    t = torch.arange(10).reshape(2, 5)
+    return {"t": t, "cols": t[:, 1:3]}
+
+
+def test_column_view_map(qtbot, cols_ns: dict) -> None:
+    view, source = make_view(qtbot, cols_ns)
+    with qtbot.waitSignal(view.map_loaded) as blocker:
+        view.set_variable(var("cols", group="M1"))
+    payload = blocker.args[0]
+    assert source.requests == [("memory_map", {"name": "cols"})]
+    assert [r["name"] for r in payload["rows"]] == ["cols", "t"]
+    row = payload["rows"][0]
+    assert row["reached"] == [1, 2, 6, 7]
+    start = cols_ns["t"].untyped_storage().data_ptr()
+    assert row["formula"].endswith(f"= {start} + 1 × 8 = {start + 8}")
+    assert "M1" in view.message()
+
+
+def test_hover_tooltip_gives_index_and_position(qtbot, cols_ns: dict) -> None:
+    view, _ = make_view(qtbot, cols_ns)
+    with qtbot.waitSignal(view.map_loaded):
+        view.set_variable(var("cols"))
+    rect = view.cell_rect(0, 6)
+    assert view.hit(rect.center()) == (0, 6)
+    text = view.tooltip_for(*view.hit(rect.center()))
+    assert "cols[1, 0]" in text and "1 + 1×5 + 0×1 = 6" in text
+    assert "does not reach" in view.tooltip_for(0, 3)
+    assert view.tooltip_for(None, 7) == "cell 7: 7"
+    assert view.hit(QPoint(1, 1)) is None
+
+
+def test_expand_tooltip_counts_visits(qtbot) -> None:
+    base = torch.tensor([5.0, 6.0])
+    view, _ = make_view(qtbot, {"base": base, "e": base[:1].expand(3)})
+    with qtbot.waitSignal(view.map_loaded):
+        view.set_variable(var("e"))
+    assert "reached 3 times" in view.tooltip_for(0, 0)
+
+
+def test_stale_reply_is_dropped(qtbot, cols_ns: dict) -> None:
+    view, source = make_view(qtbot, cols_ns)
+    view.set_variable(var("t"))
+    with qtbot.waitSignal(view.map_loaded) as blocker:
+        view.set_variable(var("cols"))
+    assert [m for m, _ in source.requests] == ["memory_map", "memory_map"]
+    assert blocker.args[0]["name"] == "cols"
+    assert view.payload()["name"] == "cols"
+
+
+class HeldSource:
+    """Keeps replies until released, so a test can deliver them out of order."""
+
+    def __init__(self, ns: dict) -> None:
+        self.inner = InProcessSource(ns)
+        self.held: list = []
+
+    def request(self, method: str, params: dict, callback) -> None:
+        self.inner.request(method, params, lambda reply: self.held.append((callback, reply)))
+
+
+def test_late_reply_for_previous_variable_is_ignored(qtbot, cols_ns: dict) -> None:
+    source = HeldSource(cols_ns)
+    view = MemoryMapView(source)
+    qtbot.addWidget(view)
+    view.show()
+    view.set_variable(var("t"))
+    view.set_variable(var("cols"))
+    qtbot.waitUntil(lambda: len(source.held) == 2)
+    (t_callback, t_reply), (cols_callback, cols_reply) = source.held
+    cols_callback(cols_reply)
+    t_callback(t_reply)  # arrives last but belongs to the old selection
+    assert view.payload()["name"] == "cols"
+
+
+def test_no_storage_message(qtbot) -> None:
+    view, _ = make_view(qtbot, {"m": torch.empty(3, device="meta")})
+    view.set_variable(var("m"))
+    qtbot.waitUntil(lambda: "No storage" in view.message())
+    assert "meta" in view.message() and view.payload() is None
+
+
+def test_non_array_and_none_do_not_request(qtbot) -> None:
+    view, source = make_view(qtbot, {"k": 3})
+    view.set_variable(var("k", kind="other"))
+    view.set_variable(None)
+    assert source.requests == []
+    assert view.message()
+
+
+def test_error_reply_is_shown(qtbot) -> None:
+    view, _ = make_view(qtbot, {})
+    view.set_variable(var("missing"))
+    qtbot.waitUntil(lambda: "Could not draw" in view.message())
+
+
+def test_hidden_view_fetches_when_shown(qtbot, cols_ns: dict) -> None:
+    source = InProcessSource(cols_ns)
+    view = MemoryMapView(source)
+    qtbot.addWidget(view)
+    view.set_variable(var("cols"))
+    assert source.requests == []
+    with qtbot.waitSignal(view.map_loaded):
+        view.show()
+    assert len(source.requests) == 1
+
+
+@pytest.mark.parametrize("point_size", [9, 28])
+def test_paints_with_big_and_small_fonts(qtbot, point_size: int) -> None:
+    a = np.arange(300, dtype=np.float32)
+    view, _ = make_view(qtbot, {"a": a, "rev": a[::-1], "b": a.view(np.int16)})
+    font = QFont(view.font())
+    font.setPointSize(point_size)
+    view.setFont(font)
+    with qtbot.waitSignal(view.map_loaded):
+        view.set_variable(var("rev", kind="ndarray"))
+    image = QImage(view.size(), QImage.Format.Format_ARGB32)
+    view.render(image)
+    assert view.minimumHeight() >= view.cell_rect(2, view.payload()["cells"] - 1).bottom()
+    cell = view.cell_rect(0, view.payload()["rows"][0]["reached"][0])
+    assert image.pixelColor(cell.center() + QPoint(0, cell.height() // 3)).name().upper() == GROUP_COLORS[0]
+
+
+def test_palette_is_hex_and_distinct() -> None:
+    assert len(set(GROUP_COLORS)) == len(GROUP_COLORS) >= 8
+    assert all(re.fullmatch(r"#[0-9A-F]{6}", c) for c in GROUP_COLORS)
+
+
+def test_every_ui_string_has_a_translation() -> None:
+    source = Path(memory_map_view.__file__).read_text(encoding="utf-8")
+    used = set(re.findall(r'self\.tr\(\s*"([^"]+)"', source))
+    assert used and used <= set(STRINGS)
+    assert all(STRINGS[k] and STRINGS[k] != k for k in used)
