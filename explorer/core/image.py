@@ -72,11 +72,15 @@ def build_image(
     result.update(_pixel_facts(scaled, plan))
     if dtype_family(dtype) == "complex":
         result["notes"].insert(0, "complex values: drawing the magnitude |z|")
-    to_cpu = library == "torch" and (bool(array.requires_grad) or array.device.type != "cpu")
-    result["hint"] = hint_line(HintInput(name, library, layout, channels, channel, dtype, to_cpu,
+    result["hint"] = hint_line(HintInput(name, library, layout, channels, channel, dtype, _to_cpu(array, library),
                                          scaled.scaling, scaled.range, plan.count))
     result["device_note"] = _device_note(array, library, plan)
     return result
+
+
+def _to_cpu(array: Any, library: str) -> bool:
+    """Whether the user's own line needs ``.detach().cpu()`` before ``.numpy()``."""
+    return library == "torch" and (bool(array.requires_grad) or array.device.type != "cpu")
 
 
 def _pixel_facts(scaled: Scaled, plan: Plan) -> dict:

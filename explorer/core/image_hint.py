@@ -25,34 +25,39 @@ class HintInput:
 
 def hint_line(h: HintInput) -> str:
     """``plt.imshow(...)`` for the value, with a short comment when the canvas did more."""
-    expr, layout, comments = h.name, h.layout, []
-    if layout.startswith("N"):
-        expr += "[0]"
+    layout, comments = h.layout, []
+    batch = layout.startswith("N")
+    if batch:
         layout = layout[1:]
         comments.append(f"image 0 of {h.count}")
     single = h.channel is not None or h.channels == 1 or layout == "HW"
-    expr += _select(layout, h, single)
+    expr = h.name + _select(layout, h, single, batch)
     expr = _torch_tail(expr, h) if h.library == "torch" else _numpy_tail(expr, h)
-    kwargs = _kwargs(h, single)
     if h.scaling == "min-max" and not single and h.range is not None:
         lo, hi = h.range
-        comments.append(f"values {lo:.3g} to {hi:.3g}: rescale to [0, 1] first or imshow clips them")
-    line = f"plt.imshow({expr}{kwargs})"
+        limits = "0..255" if _is_integer(h.dtype) else "[0, 1]"
+        comments.append(f"values {lo:.3g} to {hi:.3g}: rescale first, imshow clips RGB to {limits}")
+    line = f"plt.imshow({expr}{_kwargs(h, single)})"
     return line + ("  # " + "; ".join(comments) if comments else "")
 
 
-def _select(layout: str, h: HintInput, single: bool) -> str:
-    """Indexing or permutation that leaves an (H, W) or (H, W, C) array."""
-    if layout == "HW":
-        return ""
-    index = 0 if h.channel is None else h.channel
-    if single:
-        return f"[{index}]" if layout == "CHW" else f"[..., {index}]"
+def _is_integer(dtype: str) -> bool:
+    """Integer dtype names (torch or numpy spelling)."""
+    return dtype.removeprefix("torch.").startswith(("int", "uint"))
+
+
+def _select(layout: str, h: HintInput, single: bool, batch: bool) -> str:
+    """Indexing (first image, one channel) or permutation that leaves (H, W) or (H, W, C)."""
+    lead = ["0"] if batch else []
+    if single and layout != "HW":
+        channel = str(0 if h.channel is None else h.channel)
+        lead += [channel] if layout == "CHW" else ["...", channel]
+    text = f"[{', '.join(lead)}]" if lead else ""
     order = channels_last_order(layout)
-    if order is None:
-        return ""
+    if single or order is None:
+        return text
     method = "permute" if h.library == "torch" else "transpose"
-    return f".{method}({', '.join(str(i) for i in order)})"
+    return f"{text}.{method}({', '.join(str(i) for i in order)})"
 
 
 def _torch_tail(expr: str, h: HintInput) -> str:

@@ -51,7 +51,7 @@ def dtype_family(dtype_str: str) -> str | None:
     name = str(dtype_str).removeprefix("torch.")
     try:
         kind_of = np.dtype(name)
-    except TypeError:
+    except Exception:  # noqa: BLE001 - any odd text (structured dtypes, torch-only names) lands here
         kind_of = None
     if kind_of is not None:
         if kind_of.kind == "b":

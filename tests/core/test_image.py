@@ -407,3 +407,45 @@ def test_render_png_refuses_non_images(tmp_path):
     with pytest.raises(ValueError, match="not an image"):
         render_png(torch.rand(7), str(out))
     assert not out.exists()
+
+
+# -- the hint line is real code ------------------------------------------------------
+
+
+class _RecordingPlt:
+    """Stands in for matplotlib.pyplot: keeps what imshow received."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[np.ndarray, dict]] = []
+
+    def imshow(self, array, **kwargs) -> None:
+        self.calls.append((np.asarray(array), kwargs))
+
+
+@pytest.mark.parametrize(
+    "value, options, shape",
+    [
+        (torch.rand(3, 4, 5), {}, (4, 5, 3)),
+        (torch.rand(3, 4, 5, requires_grad=True), {}, (4, 5, 3)),
+        (torch.rand(3, 4, 5).to(torch.bfloat16), {}, (4, 5, 3)),
+        (torch.rand(4, 5, dtype=torch.complex64), {}, (4, 5)),
+        (torch.rand(3, 4, 5), {"channel": 2}, (4, 5)),
+        (torch.rand(2, 1, 4, 5), {}, (4, 5)),
+        (torch.rand(6, 3, 4, 5), {}, (4, 5, 3)),
+        (np.random.rand(3, 4, 5), {}, (4, 5, 3)),
+        (np.random.rand(2, 4, 5, 3), {"channel": 1}, (4, 5)),
+        (np.random.rand(4, 5, 1).astype(np.float16), {}, (4, 5)),
+        (np.random.rand(4, 5) + 1j, {}, (4, 5)),
+        (torch.rand(4, 5) > 0.5, {}, (4, 5)),
+    ],
+)
+def test_hint_runs_and_draws_the_same_image(value, options, shape):
+    p = image_payload(value, name="img", **options)
+    plt = _RecordingPlt()
+    exec(p["hint"], {"plt": plt, "np": np, "img": value})  # noqa: S102 - our own generated line
+    (array, kwargs), = plt.calls
+    assert array.shape == shape
+    if array.ndim == 2:
+        assert kwargs.get("cmap") == "gray"
+    if options.get("channel") is not None:
+        assert p["permute"] is None

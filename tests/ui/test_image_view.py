@@ -173,3 +173,40 @@ def test_every_ui_string_has_a_translation():
     texts = set(found)
     missing = sorted(t for t in texts if t not in STRINGS)
     assert texts and not missing, missing
+
+
+def test_colormap_change_redraws_without_a_request(qtbot, make_view):
+    plane = torch.rand(1, 10, 12)
+    view, source = make_view({"plane": plane})
+    _show(qtbot, view, _var("plane", plane))
+    count = len(source.requests)
+    with qtbot.waitSignal(view.image_shown, timeout=5000):
+        view.colormap_combo.setCurrentIndex(view.colormap_combo.findData("viridis"))
+    assert view._image.get_cmap().name == "viridis"
+    assert len(source.requests) == count
+
+
+def test_growing_canvas_asks_for_sharper_pixels(qtbot, make_view):
+    big = torch.randint(0, 256, (3, 2000, 2000), dtype=torch.uint8)
+    view, source = make_view({"big": big})
+    payload = _show(qtbot, view, _var("big", big))
+    assert payload["step"] > 1
+    first_width = view.displayed_array_shape()[1]
+    view.resize(view.width() * 2, view.height() * 2)
+    qtbot.waitUntil(lambda: view.displayed_array_shape()[1] > first_width, timeout=5000)
+    assert len(source.requests) == 2
+
+
+def test_language_switch_retranslates(qtbot, make_view):
+    from explorer.ui.i18n import install_language
+
+    img = torch.rand(3, 8, 8)
+    view, _ = make_view({"img": img})
+    _show(qtbot, view, _var("img", img))
+    install_language("zh_CN")
+    try:
+        qtbot.waitUntil(lambda: view.copy_button.text() == "复制")
+        assert "原样显示" in view._status.text()
+    finally:
+        install_language("en")
+    qtbot.waitUntil(lambda: view.copy_button.text() == "Copy")
