@@ -1,0 +1,180 @@
+"""Tests for explorer.core.snapshot.build_snapshot: hidden names, order, containers, memory call."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import sys
+import types
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from explorer.core.agent import Agent, decode_reply
+from explorer.core.snapshot import build_snapshot, is_hidden
+from explorer.core.summary import VAR_KEYS
+
+
+class _FakeMemory:
+    """Stands in for explorer.core.memory and records what it was given."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.calls: list[tuple[list, bool]] = []
+        self.fail = fail
+
+    def assign_memory(self, entries: list, *, exact_overlaps: bool = False) -> None:
+        self.calls.append((list(entries), exact_overlaps))
+        if self.fail:
+            raise RuntimeError("memory module broke")
+        for var, _ in entries:
+            var["memory_group"] = "FAKE"
+
+
+@pytest.fixture
+def fake_memory(monkeypatch: pytest.MonkeyPatch) -> _FakeMemory:
+    fake = _FakeMemory()
+    module = types.ModuleType("explorer.core.memory")
+    module.assign_memory = fake.assign_memory  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "explorer.core.memory", module)
+    return fake
+
+
+def _names(snapshot: dict) -> list[str]:
+    return [v["name"] for v in snapshot["variables"]]
+
+
+class _UserClass:
+    pass
+
+
+def _user_function() -> None:
+    pass
+
+
+def test_hidden_names_and_code_objects_are_skipped(fake_memory: _FakeMemory) -> None:
+    ns: dict[str, Any] = {
+        "In": [""], "Out": {}, "exit": object(), "quit": object(), "get_ipython": lambda: None,
+        "_": 1, "__builtins__": {}, "_i1": "code", "_private": torch.ones(1),
+        "np": np, "torch": torch, "math": math, "f": _user_function, "lam": lambda x: x,
+        "Cls": _UserClass, "Linear": torch.nn.Linear, "length": len, "relu": torch.relu,
+        "npsum": np.sum, "npadd": np.add, "part": functools.partial(print, 1),
+        "method": "abc".upper, "bound": [].append,
+        "x": torch.ones(2), "n": 3, "s": "text", "none": None, "net": torch.nn.Linear(1, 1),
+        "obj": _UserClass(), "a": np.zeros(2),
+    }
+    snap = build_snapshot(ns)
+    assert _names(snap) == ["x", "n", "s", "none", "net", "obj", "a"]
+    assert snap["memory_error"] is None
+
+
+def test_order_is_definition_order() -> None:
+    ns = OrderedDict()
+    for name in ["zeta", "alpha", "mid", "beta"]:
+        ns[name] = len(ns)
+    assert _names(build_snapshot(dict(ns))) == ["zeta", "alpha", "mid", "beta"]
+
+
+def test_is_hidden_rules() -> None:
+    assert is_hidden("_x", 1) and is_hidden("In", []) and is_hidden(3, 1)  # type: ignore[arg-type]
+    assert is_hidden("c", int) and is_hidden("m", np) and is_hidden("u", np.sqrt)
+    assert not is_hidden("t", torch.ones(1)) and not is_hidden("m", torch.nn.ReLU()) and not is_hidden("i", 0)
+
+
+def test_memory_gets_every_tensor_including_children(fake_memory: _FakeMemory) -> None:
+    t = torch.arange(6.0)
+    a = np.zeros(3)
+    model = torch.nn.Linear(2, 1)
+    ns = {"t": t, "v": t[1:], "a": a, "items": [t, 5, {"k": a}], "model": model, "n": 1}
+    snap = build_snapshot(ns, exact_overlaps=True)
+    entries, exact = fake_memory.calls[0]
+    assert exact is True
+    names = [var["name"] for var, _ in entries]
+    assert names == ["t", "v", "a", "items[0]", "items[2]['k']", "model.weight", "model.bias"]
+    values = [value for _, value in entries]
+    assert values[0] is t and values[3] is t and values[4] is a and values[5] is model.weight
+    # The dicts given to the memory module are the ones in the snapshot.
+    by_name = {v["name"]: v for v in snap["variables"]}
+    assert entries[0][0] is by_name["t"] and by_name["t"]["memory_group"] == "FAKE"
+    assert by_name["items"]["children"][0]["memory_group"] == "FAKE"
+    assert by_name["n"]["memory_group"] is None
+
+
+def test_memory_failure_keeps_the_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeMemory(fail=True)
+    module = types.ModuleType("explorer.core.memory")
+    module.assign_memory = fake.assign_memory  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "explorer.core.memory", module)
+    snap = build_snapshot({"x": torch.ones(1), "y": 2})
+    assert _names(snap) == ["x", "y"] and "memory module broke" in snap["memory_error"]
+
+
+def test_no_tensors_means_no_memory_call(fake_memory: _FakeMemory) -> None:
+    build_snapshot({"a": 1, "b": [1, 2]})
+    assert fake_memory.calls == []
+
+
+def test_containers_in_snapshot(fake_memory: _FakeMemory) -> None:
+    model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())
+    ns = {"model": model, "sd": model.state_dict(), "pair": (torch.ones(1), "x"), "empty": []}
+    by_name = {v["name"]: v for v in build_snapshot(ns)["variables"]}
+    assert [c["name"] for c in by_name["model"]["children"]] == ["model[0].weight", "model[0].bias"]
+    assert [c["name"] for c in by_name["sd"]["children"]] == ["sd['0.weight']", "sd['0.bias']"]
+    assert [c["name"] for c in by_name["pair"]["children"]] == ["pair[0]"]
+    assert by_name["empty"]["children"] == [] and by_name["empty"]["length"] == 0
+    assert {v["kind"] for v in by_name.values()} == {"module", "dict", "tuple", "list"}
+
+
+def test_hostile_namespace_values_never_fail(fake_memory: _FakeMemory) -> None:
+    class BadRepr:
+        def __repr__(self) -> str:
+            raise RuntimeError("x")
+
+    class Meta(type):
+        __hash__ = None  # type: ignore[assignment]
+
+    class Unhashable(metaclass=Meta):
+        def __repr__(self) -> str:
+            return "unhashable"
+
+    class Raises(torch.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN206
+            raise RuntimeError("no")
+
+    ns = {"b": BadRepr(), "u": Unhashable(), "r": torch.ones(1).as_subclass(Raises),
+          "m": torch.empty(2, device="meta"), "big": 10**10000}
+    snap = build_snapshot(ns)
+    assert _names(snap) == ["b", "u", "r", "m", "big"]
+    for var in snap["variables"]:
+        assert list(var) == list(VAR_KEYS)
+    json.dumps(snap, allow_nan=False)
+
+
+def test_with_real_memory_module() -> None:
+    """Integration with the real memory module: views join a group, copies do not."""
+    pytest.importorskip("explorer.core.memory")
+    a = np.arange(10.0)
+    t = torch.from_numpy(a)
+    ns = {"a": a, "t": t, "tail": a[5:], "copy": a.copy(), "items": [t[:2]]}
+    by_name = {v["name"]: v for v in build_snapshot(ns)["variables"]}
+    group = by_name["a"]["memory_group"]
+    assert group is not None
+    assert by_name["t"]["memory_group"] == group and by_name["tail"]["memory_group"] == group
+    assert by_name["items"]["children"][0]["memory_group"] == group
+    assert by_name["copy"]["memory_group"] != group
+    assert "t" in by_name["a"]["overlaps"]
+
+
+def test_snapshot_through_the_agent_is_json() -> None:
+    """The agent's snapshot request returns the variables as strict JSON."""
+    pytest.importorskip("explorer.core.changes")
+    ns = {"x": torch.tensor([float("nan"), 1.0]), "n": 2, "_hidden": 1}
+    reply = decode_reply(repr(Agent(ns).call("snapshot", "{}")))
+    assert "result" in reply, reply
+    variables = reply["result"]["variables"]
+    assert [v["name"] for v in variables] == ["x", "n"]
+    assert variables[0]["preview"] == "[nan, 1.]" and variables[0]["shape"] == [2]
