@@ -85,8 +85,9 @@ def plan_image(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:
     fmt, (width, height), own_mode, mode, frames = _open_checked(path)
     convert = f".convert({mode!r})" if mode else ""
     code = (
-        "import numpy as np\nfrom PIL import Image\n"
-        f"with Image.open({path!r}) as im:\n    {name} = np.array(im{convert})"
+        # One line, not a ``with`` block, so no helper name (``im``) is left behind in the user's
+        # namespace; Pillow closes a single-frame file itself once the pixels are loaded.
+        f"import numpy as np\nfrom PIL import Image\n{name} = np.array(Image.open({path!r}){convert})"
     )
     channels = {"L": "", "RGB": " x 3", "RGBA": " x 4"}.get(mode or "", "")
     summary = f"{fmt} image, {height} x {width}{channels} ({own_mode}), {human_bytes(os.path.getsize(path))} on disk"

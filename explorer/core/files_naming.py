@@ -15,7 +15,7 @@ from explorer.core.files_common import FileLoadError, show
 # one of these names would break the snippet or the console.
 RESERVED = frozenset(
     {"np", "numpy", "torch", "Image", "PIL", "safetensors", "load_file", "safe_open",
-     "archive", "im", "In", "Out", "get_ipython", "exit", "quit", "display"}
+     "In", "Out", "get_ipython", "exit", "quit", "display"}
 )
 MAX_LENGTH = 40
 FALLBACK = "data"

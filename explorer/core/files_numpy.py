@@ -2,7 +2,9 @@
 
 For ``.npz`` the snippet must give the learner a plain ``dict`` of arrays (the
 inspector shows dict children; it does not know ``NpzFile``). A small archive is
-loaded eagerly with ``dict(archive)``. A large one stored *uncompressed* (what
+loaded eagerly with ``dict(np.load(path))`` (one line, so no helper name such as
+``archive`` is left in the user's namespace; the ``NpzFile`` closes itself when
+collected). A large one stored *uncompressed* (what
 ``np.savez`` writes) is memory-mapped member by member with ``np.memmap`` at each
 member's data offset, which keeps opening instant and teaches that an ``.npz`` is
 just a zip of ``.npy`` files. A large *compressed* archive cannot be mapped, so it
@@ -208,11 +210,11 @@ def plan_npz(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:
     members = read_npz_members(path)
     summary = _npz_summary(members, os.path.getsize(path))
     hint = f"{name} is a dict: {name}[{members[0].key!r}] is one of its arrays."
-    nbytes = sum(m.header.numel * m.header.dtype.itemsize for m in members)
+    nbytes = sum(m.header.nbytes for m in members)
     if any(m.header.dtype.hasobject for m in members):
         if not allow_pickle:
             raise _object_refusal(label, "arrays")
-        code = f"import numpy as np\nwith np.load({path!r}, allow_pickle=True) as archive:\n    {name} = dict(archive)"
+        code = f"import numpy as np\n{name} = dict(np.load({path!r}, allow_pickle=True))"
         return plan("npz", code, summary + " (pickled Python objects)", hint)
     if nbytes > LARGE_BYTES and all(m.stored for m in members) and len(members) <= MAX_MAPPED_MEMBERS:
         lines = [_memmap_line(path, m) for m in members]
@@ -223,5 +225,5 @@ def plan_npz(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:
         )
         return plan("npz", code, summary + ", memory-mapped", hint + " The arrays are read-only views of the file.")
     check_fits_in_memory(nbytes, label, "extract the arrays you need one by one with np.load(path)['key']")
-    code = f"import numpy as np\nwith np.load({path!r}) as archive:\n    {name} = dict(archive)"
+    code = f"import numpy as np\n{name} = dict(np.load({path!r}))"
     return plan("npz", code, summary, hint)

@@ -247,3 +247,24 @@ def test_animated_gif_uses_first_frame(tmp_path: Path) -> None:
     result = prepare_load(str(path))
     assert "first of 2 frames" in result["summary"]
     assert run_snippet(result).shape == (5, 7, 3)
+
+
+@pytest.mark.parametrize("filename", ["a.npy", "b.npz", "c.pt", "d.safetensors", "e.png"])
+def test_snippet_leaves_only_the_variable_and_imports(tmp_path: Path, filename: str) -> None:
+    path = tmp_path / filename
+    if filename.endswith(".npy"):
+        np.save(path, np.ones(2))
+    elif filename.endswith(".npz"):
+        np.savez(path, a=np.ones(2))
+    elif filename.endswith(".pt"):
+        torch.save({"w": torch.ones(2)}, path)
+    elif filename.endswith(".safetensors"):
+        save_file({"w": torch.ones(2)}, str(path))
+    else:
+        _image("RGB").save(path)
+    result = prepare_load(str(path))
+    namespace: dict[str, object] = {}
+    exec(result["code"], namespace)
+    # Helper names (a loop variable, an open archive) would appear as stray variables in the inspector.
+    assert set(namespace) - {"__builtins__"} <= {result["name"], "np", "torch", "Image", "load_file"}
+    assert result["name"] in namespace
