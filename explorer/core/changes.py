@@ -255,13 +255,15 @@ class ChangeTracker:
     def _changed(name: str, values: dict[str, Any], namespace: dict[str, Any],
                  strong: set[str], weak: set[str]) -> dict:
         root = _name_root(name)
-        if name in strong or root in strong or name in weak or root in weak:
+        if root in strong or root in weak:
             return {"status": "changed", "through": None}
-        alias = _alias_for(values.get(name), strong, namespace) or _alias_for(
-            values.get(name), weak, namespace)
-        if alias is None:
-            return {"status": "changed", "through": None}
-        return {"status": "changed_through", "through": alias}
+        for written in (strong, weak):
+            # Candidates: written top-level names and the children under them (sd['w']).
+            names = sorted(written) + [n for n in values if n not in written and _name_root(n) in written]
+            alias = _alias_for(values.get(name), names, {**values, **namespace})
+            if alias is not None:
+                return {"status": "changed_through", "through": alias}
+        return {"status": "changed", "through": None}
 
 
 def _name_root(name: str) -> str:
@@ -280,15 +282,15 @@ def _version(t: Any) -> int | None:
         return None
 
 
-def _alias_for(value: Any, written: set[str], namespace: dict[str, Any]) -> str | None:
-    """The written name that shares memory with *value* (exact overlap preferred)."""
+def _alias_for(value: Any, written: list[str], values: dict[str, Any]) -> str | None:
+    """The first written name that shares memory with *value* (exact byte overlap preferred)."""
     key = allocation_key(value)
     if key is None:
         return None
     mine = reach(value)
     same_alloc: list[str] = []
-    for cand in sorted(written):
-        other = namespace.get(cand)
+    for cand in written:
+        other = values.get(cand)
         other_key = allocation_key(other)
         if other_key is None or other_key[0] != key[0]:
             continue

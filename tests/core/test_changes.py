@@ -139,3 +139,20 @@ def test_children_are_tracked() -> None:
     sd["w"].add_(1)
     report = tracker.update(ns, variables, "sd['w'].add_(1)")
     assert report == {"sd['w']": {"status": "changed", "through": None}}
+
+
+def test_module_parameter_changed_through_state_dict_child() -> None:
+    lin = torch.nn.Linear(2, 2)
+    sd = lin.state_dict()
+    ns = {"lin": lin, "sd": sd}
+    variables = [
+        {"name": "lin", "kind": "module", "children": [{"name": "lin.weight"}, {"name": "lin.bias"}]},
+        {"name": "sd", "kind": "dict", "children": [{"name": "sd['weight']"}, {"name": "sd['bias']"}]},
+    ]
+    tracker = ChangeTracker()
+    tracker.update(ns, variables, "")
+    sd["weight"].zero_()
+    report = tracker.update(ns, variables, "sd['weight'].zero_()")
+    assert report["lin.weight"] == {"status": "changed_through", "through": "sd['weight']"}
+    assert report["sd['weight']"]["status"] == "changed"
+    assert "lin.bias" not in report
