@@ -117,9 +117,30 @@ def _nonleaf_sources(tree: ast.AST) -> dict[str, ast.AST]:
     for name, value in _assignments(tree):
         if _requires_grad_kw(value):
             continue
-        if any(_requires_grad_kw(n) for n in ast.walk(value)):
+        if _spine_has_requires_grad(value):
             found[name] = value
     return found
+
+
+def _spine_has_requires_grad(node: ast.AST) -> bool:
+    """Follow ``f(...).method()`` / ``expr * const`` down to the creating call; True if it sets requires_grad.
+
+    Only the spine counts: in ``loss = (w * x).sum() + torch.zeros(1, requires_grad=True).sum()``
+    the loss is a result, not a parameter someone meant to train.
+    """
+    while True:
+        if _requires_grad_kw(node):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        elif isinstance(node, ast.BinOp) and isinstance(node.right, ast.Constant):
+            node = node.left
+        elif isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
+            node = node.right
+        elif isinstance(node, ast.Attribute):
+            node = node.value
+        else:
+            return False
 
 
 def _leaf_fix(value: ast.AST) -> str:

@@ -36,14 +36,17 @@ def test_grad_none_after_detach() -> None:
     assert "detach" in hint["explanation"] and "no_grad" in hint["explanation"]
 
 
-def test_all_grads_none_on_a_hidden_leaf() -> None:
-    code = ("w = torch.randn(3, requires_grad=True) * 0.01\nx = torch.ones(3)\n"
-            "loss = (w * x).sum()\nloss.backward()")
-    ns = run(code)
-    found = hints(code, ns)
+@pytest.mark.parametrize(("create", "fix"), [
+    ("torch.randn(3, requires_grad=True) * 0.01", "w = (torch.randn(3) * 0.01).requires_grad_()"),
+    ("0.01 * torch.randn(3, requires_grad=True)", "w = (0.01 * torch.randn(3)).requires_grad_()"),
+    ("torch.randn(3, requires_grad=True).double()", "w = torch.randn(3).double().requires_grad_()"),
+])
+def test_all_grads_none_on_a_hidden_leaf(create: str, fix: str) -> None:
+    code = f"w = {create}\nx = torch.ones(3)\nloss = (w * x).sum()\nloss.backward()"
+    found = hints(code, run(code))
     [hint] = by_key(found, "grad_non_leaf")
     assert "`w`" in hint["explanation"] and hint["line"] == 4
-    assert hint["fix"] == "w = (torch.randn(3) * 0.01).requires_grad_()"
+    assert hint["fix"] == fix
     fixed = fresh_namespace()
     exec(hint["fix"], fixed)  # the suggested line really makes a leaf that collects a gradient
     (fixed["w"] * 2).sum().backward()
