@@ -36,8 +36,7 @@ memory_group
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 import numpy as np
 
@@ -57,8 +56,7 @@ except ImportError:  # pragma: no cover - numpy 1.x
     _byte_bounds = np.byte_bounds  # type: ignore[attr-defined]
 
 
-@dataclass(frozen=True)
-class Reach:
+class Reach(NamedTuple):
     """The bytes a strided view can reach: element [0, ..., 0] at ``ptr``, byte strides."""
 
     space: str
@@ -151,11 +149,15 @@ def memory_space(value: Any) -> str:
 
 def extent(ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int) -> tuple[int, int]:
     """First reachable byte and one past the last one; ``(ptr, ptr)`` when empty."""
-    if 0 in shape:
-        return ptr, ptr
-    lo = ptr + sum(min(0, (n - 1) * s) for n, s in zip(shape, strides))
-    hi = ptr + sum(max(0, (n - 1) * s) for n, s in zip(shape, strides)) + itemsize
-    return lo, hi
+    lo = hi = ptr
+    for n, s in zip(shape, strides):
+        if n == 0:
+            return ptr, ptr
+        if s < 0:
+            lo += (n - 1) * s
+        else:
+            hi += (n - 1) * s
+    return lo, hi + itemsize
 
 
 def is_dense(shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int) -> bool:
@@ -171,21 +173,20 @@ def is_dense(shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int) ->
 def reach(value: Any) -> Reach | None:
     """Describe the bytes a tensor or array can reach, or ``None`` without storage."""
     if isinstance(value, np.ndarray):
-        ptr = int(value.__array_interface__["data"][0])
+        ptr = value.__array_interface__["data"][0]
         shape, strides, itemsize = value.shape, value.strides, value.itemsize
         space = "cpu"
     elif is_tensor(value) and _has_strided_storage(value):
         try:
             itemsize = value.element_size()
-            ptr = int(value.data_ptr())
+            ptr = value.data_ptr()
             shape = tuple(value.shape)
-            strides = tuple(s * itemsize for s in value.stride())
-            space = str(value.device)
+            strides = tuple([s * itemsize for s in value.stride()])
+            space = "cpu" if value.is_cpu else str(value.device)
         except Exception:
             return None
     else:
         return None
-    shape, strides = tuple(shape), tuple(strides)
     lo, hi = extent(ptr, shape, strides, itemsize)
     dense = hi > lo and is_dense(shape, strides, itemsize)
     return Reach(space, ptr, shape, strides, itemsize, lo, hi, dense)
@@ -314,13 +315,7 @@ def _relations(
 
 def _others(names: list[str], indices: list[int], me: int) -> list[str]:
     """Names of *indices* except *me*, at most ``RELATION_MAX_NAMES`` of them."""
-    out: list[str] = []
-    for j in indices:
-        if j != me:
-            out.append(names[j])
-            if len(out) >= RELATION_MAX_NAMES:
-                break
-    return out
+    return [names[j] for j in indices[:RELATION_MAX_NAMES + 1] if j != me][:RELATION_MAX_NAMES]
 
 
 def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = False) -> None:
