@@ -80,16 +80,9 @@ class ImageView(QWidget):
 
     def _build_widgets(self) -> None:
         self.layout_label, self.channel_label, self.colormap_label = QLabel(self), QLabel(self), QLabel(self)
-        self.layout_combo = QComboBox(self)
-        for choice in LAYOUT_CHOICES:
-            self.layout_combo.addItem(choice or "", choice)
-        self.channel_combo = QComboBox(self)
-        self.colormap_combo = QComboBox(self)
-        for name in COLORMAPS:
-            self.colormap_combo.addItem(name, name)
-        self.layout_combo.currentIndexChanged.connect(self._on_layout_combo_current_index_changed)
-        self.channel_combo.currentIndexChanged.connect(self._on_channel_combo_current_index_changed)
-        self.colormap_combo.currentIndexChanged.connect(self._on_colormap_combo_current_index_changed)
+        self.layout_combo = self._combo(LAYOUT_CHOICES, self._on_layout_combo_current_index_changed)
+        self.channel_combo = self._combo((), self._on_channel_combo_current_index_changed)
+        self.colormap_combo = self._combo(COLORMAPS, self._on_colormap_combo_current_index_changed)
         self._message = _wrapping_label(self)
         self._status = _wrapping_label(self)
         self.hint_edit = QLineEdit(self)
@@ -114,10 +107,21 @@ class ImageView(QWidget):
         root.addWidget(self._status)
         root.addLayout(hint_row)
 
+    def _combo(self, choices: tuple, slot: Any) -> QComboBox:
+        """A combo box whose items carry *choices* as data (None shows as an empty text)."""
+        combo = QComboBox(self)
+        for choice in choices:
+            combo.addItem(choice or "", choice)
+        combo.currentIndexChanged.connect(slot)
+        return combo
+
     def _apply_mono_font(self) -> None:
         """Monospace family for the hint, at the widget's own (maybe presentation-sized) size."""
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        mono.setPointSizeF(self.font().pointSizeF())
+        if self.font().pointSizeF() > 0:
+            mono.setPointSizeF(self.font().pointSizeF())
+        else:  # a font sized in pixels (e.g. by a presentation style sheet)
+            mono.setPixelSize(self.font().pixelSize())
         self.hint_edit.setFont(mono)
 
     def retranslate(self) -> None:
@@ -144,9 +148,7 @@ class ImageView(QWidget):
         self._pending = False
         self._payload = None
         for combo in (self.layout_combo, self.channel_combo):
-            combo.blockSignals(True)
-            combo.setCurrentIndex(0)
-            combo.blockSignals(False)
+            _select_quietly(combo, 0)
         self._fill_channels(None)
         problem = self._problem(var)
         if problem is not None:
@@ -196,9 +198,7 @@ class ImageView(QWidget):
             self._fetch()
 
     def _on_layout_combo_current_index_changed(self, _index: int) -> None:
-        self.channel_combo.blockSignals(True)
-        self.channel_combo.setCurrentIndex(0)
-        self.channel_combo.blockSignals(False)
+        _select_quietly(self.channel_combo, 0)
         self._fill_channels(self._channel_count())
         self._refetch()
 
@@ -243,13 +243,8 @@ class ImageView(QWidget):
         token = self._token
         width, height = self._canvas_size()
         self._requested_size = (width, height)
-        params = {
-            "name": self._var["name"],
-            "layout": self.layout_combo.currentData(),
-            "channel": self.channel_combo.currentData(),
-            "max_width": width,
-            "max_height": height,
-        }
+        params = {"name": self._var["name"], "layout": self.layout_combo.currentData(),
+                  "channel": self.channel_combo.currentData(), "max_width": width, "max_height": height}
         self._source.request("image", params, lambda reply: self._on_source_replied(token, reply))
 
     def _on_source_replied(self, token: int, reply: dict) -> None:
@@ -330,7 +325,14 @@ class ImageView(QWidget):
             return
         self._figure.colorbar(self._image, cax=self._cbar_axes)
         text = self.palette().color(self.foregroundRole()).name()
-        self._cbar_axes.tick_params(labelsize=self.font().pointSizeF(), colors=text)
+        self._cbar_axes.tick_params(labelsize=self._font_points(), colors=text)
+
+    def _font_points(self) -> float:
+        """The widget font's size in points, so matplotlib text grows with presentation mode."""
+        font = self.font()
+        if font.pointSizeF() > 0:
+            return font.pointSizeF()
+        return font.pixelSize() * 72.0 / max(1.0, self.logicalDpiY())
 
     def _draw_tile_labels(self, payload: dict) -> None:
         """Number each tile of a batch grid at its foot, while they stay readable."""
@@ -344,7 +346,7 @@ class ImageView(QWidget):
             x, y, h = tile["x"] - 0.5, tile["y"] - 0.5, tile["h"]
             label = self._axes.text(
                 x, y + h, str(tile["index"]), va="bottom", ha="left",
-                fontsize=self.font().pointSizeF() * 0.8, color="#111111",
+                fontsize=self._font_points() * 0.8, color="#111111",
                 bbox={"boxstyle": "square,pad=0.15", "facecolor": "white", "alpha": 0.75, "linewidth": 0},
             )
             self._tile_texts.append(label)
@@ -407,6 +409,13 @@ class ImageView(QWidget):
         self.channel_combo.setCurrentIndex(max(index, 0))
         self.channel_combo.blockSignals(False)
         self.channel_combo.setEnabled(self.channel_combo.count() > 1)
+
+
+def _select_quietly(combo: QComboBox, index: int) -> None:
+    """Change the current item without triggering a request."""
+    combo.blockSignals(True)
+    combo.setCurrentIndex(index)
+    combo.blockSignals(False)
 
 
 def _wrapping_label(parent: QWidget) -> QLabel:
