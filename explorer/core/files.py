@@ -121,7 +121,7 @@ def _zip_kind(path: str) -> str:
     try:
         with zipfile.ZipFile(path) as zf:
             names = zf.namelist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+    except Exception:  # noqa: BLE001 - BadZipFile, NotImplementedError (odd versions), OSError ...
         return "broken_zip"
     if any(n == "data.pkl" or n.endswith("/data.pkl") for n in names):
         return "pt"
@@ -259,5 +259,10 @@ def prepare_load(
         raise FileLoadError(f"There is not enough memory to check {show(os.path.basename(local))}") from None
     except RecursionError:
         raise FileLoadError(f"{show(os.path.basename(local))} is nested too deeply to check safely") from None
+    except Exception as exc:  # noqa: BLE001 - last resort: the user still gets one sentence, not a traceback
+        raise FileLoadError(
+            f"{show(os.path.basename(local))} could not be checked (unexpected {type(exc).__name__}); "
+            "it may be damaged"
+        ) from exc
     result.update(name=var, path=local)
     return result

@@ -213,6 +213,9 @@ def _image(mode: str, size: tuple[int, int] = (7, 5)) -> Image.Image:
         ("pic.webp", "RGB", (5, 7, 3)),
         ("bits.png", "1", (5, 7)),
         ("depth.png", "I;16", (5, 7)),
+        ("print.jpg", "CMYK", (5, 7, 3)),
+        ("float.tif", "F", (5, 7)),
+        ("gray-alpha.png", "LA", (5, 7, 4)),
     ],
 )
 def test_images(tmp_path: Path, filename: str, mode: str, shape: tuple[int, ...]) -> None:
@@ -222,11 +225,18 @@ def test_images(tmp_path: Path, filename: str, mode: str, shape: tuple[int, ...]
     assert result["format"] == "image" and "from PIL import Image" in result["code"]
     value = run_snippet(result)
     assert isinstance(value, np.ndarray) and value.shape == shape and value.flags.writeable
-    assert value.dtype == (np.uint16 if mode == "I;16" else np.uint8)
+    assert value.dtype == {"I;16": np.uint16, "F": np.float32}.get(mode, np.uint8)
     if len(shape) == 3:
         assert "permute(2, 0, 1)" in result["hint"]
     if filename == "cat.png":  # lossless: pixels must match exactly
         np.testing.assert_array_equal(value, np.asarray(_image("RGB")))
+
+
+def test_palette_with_transparency_keeps_alpha(tmp_path: Path) -> None:
+    image = _image("P")
+    image.info["transparency"] = 0
+    image.save(tmp_path / "sprite.png", transparency=0)
+    assert run_snippet(prepare_load(str(tmp_path / "sprite.png"))).shape == (5, 7, 4)
 
 
 def test_image_hint_gives_model_layout(tmp_path: Path) -> None:
