@@ -7,7 +7,7 @@ import json
 import math
 import sys
 import types
-from collections import OrderedDict
+from collections import OrderedDict, namedtuple
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,8 @@ import torch
 
 from explorer.core.agent import Agent, decode_reply
 from explorer.core.snapshot import build_snapshot, is_hidden
-from explorer.core.summary import VAR_KEYS
+from explorer.core.resolve import resolve
+from explorer.core.summary import VAR_KEYS, summarize, summarize_into
 
 
 class _FakeMemory:
@@ -178,3 +179,118 @@ def test_snapshot_through_the_agent_is_json() -> None:
     variables = reply["result"]["variables"]
     assert [v["name"] for v in variables] == ["x", "n"]
     assert variables[0]["preview"] == "[nan, 1.]" and variables[0]["shape"] == [2]
+
+
+# -- containers (summaries of list/tuple/dict/state_dict/nn.Module) -----------------
+
+def _child_names(var: dict) -> list[str]:
+    return [c["name"] for c in var["children"]]
+
+
+def test_list_tuple_dict_children() -> None:
+    t, a = torch.ones(2), np.zeros(2)
+    items = summarize("items", [t, 1, "x", a])
+    assert items["kind"] == "list" and items["length"] == 4 and _child_names(items) == ["items[0]", "items[3]"]
+    assert items["children"][1]["kind"] == "ndarray"
+    Point = namedtuple("Point", "x y")
+    p = summarize("p", Point(t, 2))
+    assert (p["kind"], p["type"], _child_names(p)) == ("tuple", "Point", ["p[0]"])
+    d = summarize("d", {"fc.weight": t, 0: a, "n": 3, "nested": {"deep": [t]}})
+    assert _child_names(d) == ["d['fc.weight']", "d[0]", "d['nested']"]
+    assert _child_names(d["children"][2]) == ["d['nested']['deep']"]
+    assert _child_names(d["children"][2]["children"][0]) == ["d['nested']['deep'][0]"]
+    for var in (items, p, d):
+        _check_contract_container(var)
+
+
+def _check_contract_container(var: dict) -> None:
+    assert list(var) == list(VAR_KEYS)
+    json.dumps(var, allow_nan=False)
+    for child in var["children"]:
+        assert list(child) == list(VAR_KEYS)
+
+
+class _Net(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = torch.nn.Linear(2, 3)
+        self.seq = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.BatchNorm1d(3))
+        self.blocks = torch.nn.ModuleDict({"a-b": torch.nn.Linear(1, 1), "ok": torch.nn.Linear(1, 1)})
+        self.plist = torch.nn.ParameterList([torch.nn.Parameter(torch.ones(1))])
+        self.add_module("0", torch.nn.Linear(1, 1, bias=False))
+        self.register_buffer("steps", torch.zeros(()))
+
+
+def test_module_children_are_resolvable_child_names() -> None:
+    model = _Net()
+    var = summarize("model", model)
+    names = _child_names(var)
+    assert var["kind"] == "module" and var["type"] == "_Net"
+    assert "model.fc.weight" in names and "model.seq[1].running_mean" in names
+    assert "model.blocks['a-b'].weight" in names and "model.blocks.ok.bias" in names
+    assert "model.plist[0]" in names and "model._modules['0'].weight" in names and "model.steps" in names
+    assert len(names) == len(list(model.parameters())) + len(list(model.buffers()))
+    owned = {id(v) for v in list(model.parameters()) + list(model.buffers())}
+    resolved = {id(resolve({"model": model}, child["name"])) for child in var["children"]}
+    assert resolved == owned  # every name finds its tensor again, and all tensors are there
+    kinds = {c["name"]: c["kind"] for c in var["children"]}
+    assert kinds["model.fc.weight"] == "parameter" and kinds["model.steps"] == "tensor"
+    _check_contract_container(var)
+
+
+def test_state_dict_and_module_inside_list() -> None:
+    model = torch.nn.Sequential(torch.nn.Linear(2, 2))
+    sd = summarize("sd", model.state_dict())
+    assert (sd["kind"], sd["type"], _child_names(sd)) == ("dict", "OrderedDict", ["sd['0.weight']", "sd['0.bias']"])
+    nets = summarize("nets", [model])
+    assert _child_names(nets) == ["nets[0]"] and _child_names(nets["children"][0]) == ["nets[0][0].weight", "nets[0][0].bias"]
+    assert resolve({"nets": [model]}, "nets[0][0].weight") is model[0].weight
+
+
+def test_containers_without_tensors_and_entries() -> None:
+    var = summarize("xs", [1, [2, [3]], {"a": "b"}])
+    assert var["children"] == [] and var["length"] == 3 and var["repr"] == "[1, [2, [3]], {'a': 'b'}]"
+    t = torch.ones(2)
+    entries: list = []
+    out = summarize_into("d", {"a": [t, t], "b": np.zeros(1)}, entries)
+    assert [v["name"] for v, _ in entries] == ["d['a'][0]", "d['a'][1]", "d['b']"]
+    assert entries[0][1] is t and entries[0][0] is out["children"][0]["children"][0]
+
+
+def test_cycles_deep_nesting_and_bounds() -> None:
+    t = torch.ones(1)
+    cyc: list = [t]
+    cyc.append(cyc)
+    assert _child_names(summarize("c", cyc)) == ["c[0]"]
+    deep: list = [t]
+    for _ in range(2000):
+        deep = [deep]
+    var = summarize("deep", deep)
+    json.dumps(var)
+    many = summarize("many", [t] * 2500)
+    assert len(many["children"]) == 2000 and "first 2000" in many["note"]
+    long = summarize("long", list(range(50_000)) + [t])
+    assert long["children"] == [] and "truncated" in long["note"] and len(long["repr"]) <= 200
+
+
+def test_overridden_container_methods_are_not_called() -> None:
+    class Lazy(dict):
+        def items(self):  # noqa: ANN201
+            raise AssertionError("must not be called")
+
+    class Weird(list):
+        def __iter__(self):  # noqa: ANN204
+            raise AssertionError("must not be called")
+
+    t = torch.ones(1)
+    assert _child_names(summarize("l", Lazy(w=t))) == ["l['w']"]
+    assert _child_names(summarize("w", Weird([t]))) == ["w[0]"]
+
+
+def test_broken_module_is_noted_not_raised() -> None:
+    class Broken(torch.nn.Module):
+        def named_parameters(self, *args: Any, **kwargs: Any):  # noqa: ANN201
+            raise RuntimeError("cannot list")
+
+    var = summarize("b", Broken())
+    assert var["kind"] == "module" and var["children"] == [] and "cannot list" in var["note"]
