@@ -85,6 +85,21 @@ def _slice(v: Any, data: st.DataObject) -> Any:
     return v[tuple(index)]
 
 
+def _interleave(v: Any, data: st.DataObject) -> list[Any]:
+    """Two sibling views taking every k-th element from different starts: they interleave."""
+    if v.ndim == 0:
+        return [v[()]]
+    dim = data.draw(st.integers(0, v.ndim - 1))
+    step = data.draw(st.integers(2, 4))
+    flip = isinstance(v, np.ndarray) and data.draw(st.booleans())
+    out = []
+    for start in data.draw(st.lists(st.integers(0, step - 1), min_size=2, max_size=2)):
+        index = [slice(None)] * v.ndim
+        index[dim] = slice(-1 - start, None, -step) if flip else slice(start, None, step)
+        out.append(v[tuple(index)])
+    return out
+
+
 def _permute(v: Any, data: st.DataObject) -> Any:
     order = data.draw(st.permutations(list(range(v.ndim))))
     return v.transpose(order) if isinstance(v, np.ndarray) else v.permute(*order)
@@ -143,18 +158,20 @@ def _copy(v: Any, data: st.DataObject) -> Any:
 
 
 _OPS: list[Callable[[Any, st.DataObject], Any]] = [
-    _slice, _slice, _permute, _transpose, _expand, _unfold, _reshape, _view, _view_dtype,
+    _slice, _interleave, _interleave, _permute, _transpose, _expand, _unfold, _reshape, _view, _view_dtype,
     _bridge, _bridge, _copy,
 ]
 
 
 def _base(data: st.DataObject) -> Any:
-    n = data.draw(st.integers(0, 24))
+    rows = data.draw(st.integers(1, 4))
+    n = rows * data.draw(st.integers(0, 8))
     if data.draw(st.booleans()):
         dtype = data.draw(st.sampled_from(_TORCH_DTYPES))
         t = torch.arange(n) % 2 == 0 if dtype == torch.bool else torch.arange(n).to(dtype)
-        return t
-    return np.arange(n).astype(data.draw(st.sampled_from(_NUMPY_DTYPES)))
+        return t.reshape(rows, -1) if n else t
+    a = np.arange(n).astype(data.draw(st.sampled_from(_NUMPY_DTYPES)))
+    return a.reshape(rows, -1) if n else a
 
 
 def _pool(data: st.DataObject) -> list[Any]:
@@ -165,9 +182,10 @@ def _pool(data: st.DataObject) -> list[Any]:
             src = pool[data.draw(st.integers(0, len(pool) - 1))]
             op = data.draw(st.sampled_from(_OPS))
             try:
-                pool.append(op(src, data))
+                made = op(src, data)
             except _EXPECTED:
                 continue
+            pool.extend(made if isinstance(made, list) else [made])
     return pool
 
 
