@@ -124,7 +124,10 @@ def allocation(value: Any) -> tuple[int, int] | None:
 def allocation_key(value: Any) -> tuple[str, int, int] | None:
     """``(space, start, end)`` of a value's allocation, or ``None`` (hot path: ~1 us)."""
     if isinstance(value, np.ndarray):
-        lo, hi = _byte_bounds(outermost_ndarray(value))
+        try:
+            lo, hi = _byte_bounds(outermost_ndarray(value))
+        except Exception:  # a subclass with a broken array interface
+            return None
         return "cpu", int(lo), int(hi)
     torch = _torch()
     if torch is None or not isinstance(value, torch.Tensor):
@@ -138,13 +141,6 @@ def allocation_key(value: Any) -> tuple[str, int, int] | None:
         return space, start, start + int(storage.nbytes())
     except Exception:  # functional / fake / wrapper tensors have no real storage
         return None
-
-
-def memory_space(value: Any) -> str:
-    """Address space of a value's memory: ``"cpu"`` for numpy, else the torch device."""
-    if isinstance(value, np.ndarray):
-        return "cpu"
-    return str(value.device)
 
 
 def extent(ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int) -> tuple[int, int]:
@@ -173,7 +169,10 @@ def is_dense(shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int) ->
 def reach(value: Any) -> Reach | None:
     """Describe the bytes a tensor or array can reach, or ``None`` without storage."""
     if isinstance(value, np.ndarray):
-        ptr = value.__array_interface__["data"][0]
+        try:
+            ptr = value.__array_interface__["data"][0]
+        except Exception:  # a subclass with a broken array interface
+            return None
         shape, strides, itemsize = value.shape, value.strides, value.itemsize
         space = "cpu"
     elif is_tensor(value) and _has_strided_storage(value):

@@ -73,9 +73,7 @@ def memory_map(namespace: dict[str, Any], name: str, *, max_cells: int = 256,
     target, members, label = group_of(namespace, name)
     key = allocation_key(target)
     if key is None or reach(target) is None:
-        return {"name": name, "memory_group": label, "allocation": None, "span": None,
-                "note": _no_storage_note(target), "unit": "element", "unit_bytes": 1,
-                "itemsize": None, "cells": 0, "bin": 1, "cell_bytes": 1, "values": [], "rows": []}
+        return _empty_payload(name, label, target)
     members = [(n, v) for n, v in members if reach(v) is not None][:max_rows]
     keys = [allocation_key(v) for _, v in members]
     lo, hi = min(k[1] for k in keys), max(k[2] for k in keys)
@@ -94,6 +92,13 @@ def memory_map(namespace: dict[str, Any], name: str, *, max_cells: int = 256,
         "rows": [_row(n, v, k, i, geometry, max_visits) for i, ((n, v), k) in
                  enumerate(zip(members, keys))],
     }
+
+
+def _empty_payload(name: str, label: str | None, target: Any) -> dict:
+    """The payload for a value with nothing to draw."""
+    return {"name": name, "memory_group": label, "allocation": None, "span": None,
+            "note": _no_storage_note(target), "unit": "element", "unit_bytes": 1,
+            "itemsize": None, "cells": 0, "bin": 1, "cell_bytes": 1, "values": [], "rows": []}
 
 
 def _no_storage_note(value: Any) -> str:

@@ -218,3 +218,26 @@ def test_mmap_backed_array_reaches_are_compared() -> None:
     vars_ = run({"a": a, "b": a[8:16], "c": a[16:]})
     assert vars_["b"]["overlaps"] == ["a"] and vars_["c"]["overlaps"] == ["a"]
     del a, vars_
+
+
+class _BrokenInterface(np.ndarray):
+    @property
+    def __array_interface__(self) -> dict:  # type: ignore[override]
+        raise RuntimeError("hostile")
+
+
+class _BrokenTensor(torch.Tensor):
+    def data_ptr(self) -> int:  # type: ignore[override]
+        raise RuntimeError("hostile")
+
+    def untyped_storage(self):  # type: ignore[override]
+        raise RuntimeError("hostile")
+
+
+def test_hostile_values_do_not_break_the_others() -> None:
+    a = np.arange(4.0)
+    bad = np.arange(3.0).view(_BrokenInterface)
+    worse = torch.ones(2).as_subclass(_BrokenTensor)
+    vars_ = run({"a": a, "v": a[1:], "bad": bad, "worse": worse})
+    assert vars_["v"]["overlaps"] == ["a"]
+    assert vars_["bad"]["memory_group"] is None and vars_["worse"]["memory_group"] is None
