@@ -1,0 +1,316 @@
+"""The Stats tab: min, max, mean, std, NaN/Inf/zero counts and a histogram.
+
+The kernel computes them in a background job (``stats_start``); this view polls
+``stats_poll`` on a timer, shows progress, can cancel, and never waits for the
+kernel on the GUI thread.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+from matplotlib.figure import Figure
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy,
+                               QVBoxLayout, QWidget)
+
+#: Below this many elements the statistics start as soon as the tab shows the variable.
+AUTO_LIMIT = 10_000_000
+POLL_MS = 100
+VALUE_KINDS = ("tensor", "parameter", "ndarray")
+#: (result key, label) in display order; labels are translated in retranslate().
+FIELDS = (
+    ("count", "Elements"), ("min", "Min"), ("max", "Max"), ("mean", "Mean"), ("std", "Std"),
+    ("nan", "NaN"), ("posinf", "+Inf"), ("neginf", "-Inf"), ("zeros", "Zeros"),
+)
+
+
+def format_stat(value: Any) -> str:
+    """Numbers for the form: ints with thousands separators, floats with 6 significant digits."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool) or isinstance(value, str):
+        return str(value)  # NaN/Inf arrive as the strings "nan"/"inf"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:.6g}"
+
+
+class StatsView(QWidget):
+    """Statistics of the selected variable, computed in the kernel without blocking.
+
+    Parameters
+    ----------
+    source : object
+        Has ``request(method, params, callback)``; answers ``stats_start``,
+        ``stats_poll`` and ``stats_cancel``.
+    parent : QWidget, optional
+
+    Attributes
+    ----------
+    job_options : dict
+        Extra ``stats_start`` parameters (e.g. ``bins``, ``chunk_elements``).
+    """
+
+    stats_shown = Signal(dict)
+
+    def __init__(self, source: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._source = source
+        self._var: dict | None = None
+        self._token = 0
+        self._job: int | None = None
+        self._state = "idle"  # idle | starting | running | done | cancelled | failed
+        self._result: dict | None = None
+        self._cancel_wanted = False
+        self.job_options: dict = {}
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)  # re-armed after each reply, so polls never pile up
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self._on_timer_timeout)
+        self._build_widgets()
+        self._build_figure()
+        self.retranslate()
+        self.set_variable(None)
+
+    def _build_widgets(self) -> None:
+        self.compute_button = QPushButton(self)
+        self.compute_button.clicked.connect(self._on_compute_button_clicked)
+        self.compute_button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.cancel_button = QPushButton(self)
+        self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
+        self.progress_bar = QProgressBar(self)
+        self.progress_bar.setRange(0, 1000)
+        self.progress_bar.setTextVisible(False)
+        self.message = QLabel(self)
+        self.message.setWordWrap(True)
+        bar = QHBoxLayout()
+        bar.addWidget(self.compute_button)
+        bar.addWidget(self.progress_bar, 1)
+        bar.addWidget(self.cancel_button)
+        form_box = QWidget(self)
+        # Minimum: the numbers keep their full width; the histogram takes what is left.
+        form_box.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)
+        self._form = QFormLayout(form_box)
+        self._names: dict[str, QLabel] = {}
+        self.values: dict[str, QLabel] = {}
+        for key, _label in FIELDS:
+            self._names[key], self.values[key] = QLabel(form_box), QLabel(form_box)
+            self.values[key].setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self._form.addRow(self._names[key], self.values[key])
+        self._root = QVBoxLayout(self)
+        self._root.setContentsMargins(0, 0, 0, 0)
+        self._root.addLayout(bar)
+        self._root.addWidget(self.message)
+        self._body = QHBoxLayout()
+        self._body.addWidget(form_box)
+        self._root.addLayout(self._body, 1)
+
+    def _build_figure(self) -> None:
+        self._figure = Figure(figsize=(4, 3))
+        self._figure.set_facecolor(self.palette().window().color().name())  # blend into the theme
+        self._canvas = FigureCanvasQTAgg(self._figure)
+        self._canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self._axes = self._figure.add_subplot(1, 1, 1)
+        self._body.addWidget(self._canvas, 1)
+
+    def retranslate(self) -> None:
+        """Set every static text in the current language."""
+        self.compute_button.setText(self.tr("Compute"))
+        self.compute_button.setToolTip(self.tr("Compute the statistics in the kernel (large tensors take a moment)"))
+        self.cancel_button.setText(self.tr("Cancel"))
+        for key, label in FIELDS:
+            self._names[key].setText(self.tr(label) + ":")
+        std_tip = self.tr("Standard deviation, computed like the library does (torch: t.std() divides by n-1; numpy: a.std() by n)")  # noqa: E501
+        self._names["std"].setToolTip(std_tip)
+        self._show_state()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self._state == "idle" and self._auto_ok():
+            self.start()
+
+    # -- public API --------------------------------------------------------------------
+    def set_variable(self, var: dict | None) -> None:
+        """Show *var*; small tensors are computed at once (when visible), large ones on request."""
+        self._stop_job()
+        self._var = var if isinstance(var, dict) else None
+        self._result = None
+        self._state = "idle"
+        self._clear()
+        if self.isVisible() and self._auto_ok():
+            self.start()
+        else:
+            self._show_state()
+
+    def start(self) -> None:
+        """Start computing the statistics of the current variable in the kernel."""
+        if not self._has_values():
+            return
+        self._stop_job()
+        self._token += 1
+        token = self._token
+        self._state, self._result = "starting", None
+        self._cancel_wanted = False
+        self._clear()
+        self._show_state()
+        params = {"name": self._var["name"], **self.job_options}
+        self._source.request("stats_start", params, lambda reply: self._on_source_started(token, reply))
+
+    def cancel(self) -> None:
+        """Ask the kernel to stop the running job (the poll then reports it cancelled)."""
+        if self._state == "starting":
+            self._cancel_wanted = True  # no job id yet: cancel as soon as it arrives
+        elif self._job is not None and self._state == "running":
+            self._source.request("stats_cancel", {"job": self._job}, lambda _reply: None)
+
+    def state(self) -> str:
+        """idle, starting, running, done, cancelled or failed."""
+        return self._state
+
+    # -- slots ----------------------------------------------------------------------------
+    def _on_compute_button_clicked(self) -> None:
+        self.start()
+
+    def _on_cancel_button_clicked(self) -> None:
+        self.cancel()
+
+    def _on_timer_timeout(self) -> None:
+        if self._job is None:
+            return
+        token = self._token
+        self._source.request("stats_poll", {"job": self._job}, lambda reply: self._on_source_polled(token, reply))
+
+    def _on_source_started(self, token: int, reply: dict) -> None:
+        result = reply.get("result")
+        if token != self._token:
+            if isinstance(result, dict) and "job" in result:  # an orphan job: stop it wasting the kernel's time
+                self._source.request("stats_cancel", {"job": result["job"]}, lambda _reply: None)
+            return
+        if not isinstance(result, dict) or "job" not in result:
+            self._fail(str(reply.get("error") or self.tr("The statistics could not be started.")))
+            return
+        self._job = result["job"]
+        self._state = "running"
+        self._show_state()
+        if self._cancel_wanted:
+            self.cancel()
+        self._timer.start()
+
+    def _on_source_polled(self, token: int, reply: dict) -> None:
+        if token != self._token:
+            return
+        status = reply.get("result")
+        if not isinstance(status, dict):
+            self._fail(str(reply.get("error") or ""))
+            return
+        state = status.get("state")
+        if state == "running":
+            self._set_progress(status.get("progress"))
+            self._timer.start()
+        elif state == "done" and isinstance(status.get("result"), dict):
+            self._job, self._state, self._result = None, "done", status["result"]
+            self._show_result(self._result)
+        elif state == "cancelled":
+            self._job, self._state = None, "cancelled"
+            self._show_state()
+        else:
+            self._fail(str(status.get("error") or self.tr("The statistics job was lost (the kernel restarted?).")))
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _has_values(self) -> bool:
+        var = self._var
+        return bool(var) and var.get("kind") in VALUE_KINDS and bool(var.get("name"))
+
+    def _auto_ok(self) -> bool:
+        numel = self._var.get("numel") if self._var else None
+        if not isinstance(numel, int):
+            shape = self._var.get("shape") if self._var else None
+            numel = _product(shape) if isinstance(shape, list) else None
+        return self._has_values() and isinstance(numel, int) and numel < AUTO_LIMIT
+
+    def _stop_job(self) -> None:
+        """Forget the current job; a still-running one is told to stop."""
+        self._timer.stop()
+        if self._job is not None and self._state in ("starting", "running"):
+            self._source.request("stats_cancel", {"job": self._job}, lambda _reply: None)
+        self._job = None
+        self._token += 1
+
+    def _fail(self, text: str) -> None:
+        self._job, self._state = None, "failed"
+        self._show_state(text)
+
+    def _set_progress(self, progress: Any) -> None:
+        if isinstance(progress, (int, float)):
+            self.progress_bar.setValue(round(min(max(progress, 0.0), 1.0) * 1000))
+
+    def _show_state(self, error: str = "") -> None:
+        """Buttons, progress bar and message for the current state."""
+        busy = self._state in ("starting", "running")
+        self.compute_button.setEnabled(self._has_values() and not busy)
+        self.cancel_button.setVisible(busy)
+        self.progress_bar.setVisible(busy)
+        if not busy:
+            self.progress_bar.setValue(0)
+        texts = {
+            "idle": self.tr("Press Compute to read every element.") if self._has_values()
+            else self.tr("Select a tensor or array to see its statistics."),
+            "starting": self.tr("Computing…"), "running": self.tr("Computing…"),
+            "cancelled": self.tr("Cancelled."), "failed": error or self.tr("The statistics could not be computed."),
+            "done": self._note_text(),
+        }
+        self.message.setText(texts.get(self._state, ""))
+        self.message.setVisible(bool(self.message.text()))
+
+    def _note_text(self) -> str:
+        note = (self._result or {}).get("note")
+        return self.tr("Note: {note}").format(note=note) if note else ""
+
+    def _clear(self) -> None:
+        for label in self.values.values():
+            label.setText("")
+        self._axes.clear()
+        self._axes.set_axis_off()
+        self._canvas.draw_idle()
+
+    def _show_result(self, result: dict) -> None:
+        for key, label in self.values.items():
+            label.setText(format_stat(result.get(key)))
+        self._draw_histogram(result.get("histogram") or {})
+        self._show_state()
+        self.stats_shown.emit(result)
+
+    def _draw_histogram(self, hist: dict) -> None:
+        ax = self._axes
+        ax.clear()
+        edges, counts = hist.get("edges") or [], hist.get("counts") or []
+        if len(edges) != len(counts) + 1 or not counts:
+            ax.set_axis_off()
+            self._canvas.draw_idle()
+            return
+        ax.set_axis_on()
+        widths = [b - a for a, b in zip(edges[:-1], edges[1:])]
+        ax.bar(edges[:-1], counts, width=widths, align="edge", color="#0072B2", edgecolor="none")
+        ax.set_xlabel(self.tr("value"))
+        step = hist.get("step") or 1
+        ax.set_ylabel(self.tr("count") if step == 1 else self.tr("count (every {step}th element)").format(step=step))
+        self._figure.tight_layout()
+        self._canvas.draw_idle()
+
+
+def _product(shape: list) -> int | None:
+    """Number of elements of a shape list (None if it holds non-integers)."""
+    n = 1
+    for s in shape:
+        if not isinstance(s, int):
+            return None
+        n *= s
+    return n

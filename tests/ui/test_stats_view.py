@@ -1,0 +1,145 @@
+"""Tests for the Stats tab (explorer.ui.stats_view) with the real agent and real background jobs."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from PySide6.QtCore import Qt
+
+from explorer.ui.i18n.zh_values import STRINGS
+from explorer.ui.stats_view import AUTO_LIMIT, FIELDS, StatsView
+from tests.ui.fakes import InProcessSource
+
+
+def _var(name: str, value: object, kind: str = "tensor") -> dict:
+    shape = list(value.shape)
+    return {"name": name, "kind": kind, "shape": shape, "numel": int(np.prod(shape)), "type": type(value).__name__}
+
+
+@pytest.fixture
+def make_view(qtbot):
+    made: list[StatsView] = []
+
+    def make(namespace: dict, show: bool = True) -> tuple[StatsView, InProcessSource]:
+        source = InProcessSource(namespace)
+        view = StatsView(source)
+        qtbot.addWidget(view)
+        view.resize(800, 500)
+        if show:
+            view.show()
+            qtbot.waitExposed(view)
+        made.append(view)
+        return view, source
+
+    yield make
+    for view in made:  # never leave a background job running after a test
+        view.cancel()
+
+
+def test_known_tensor_shows_min_max_and_histogram(qtbot, make_view):
+    t = torch.tensor([[-2.0, 0.0, 3.5], [float("nan"), float("inf"), 1.0]])
+    view, source = make_view({"t": t})
+    with qtbot.waitSignal(view.stats_shown, timeout=10_000) as blocker:
+        view.set_variable(_var("t", t))  # small: starts by itself
+    result = blocker.args[0]
+    assert view.values["min"].text() == "-2" and view.values["max"].text() == "3.5"
+    assert view.values["nan"].text() == "1" and view.values["posinf"].text() == "1"
+    assert view.values["zeros"].text() == "1" and view.values["count"].text() == "6"
+    assert view.values["mean"].text() == f"{np.mean([-2.0, 0.0, 3.5, 1.0]):.6g}"
+    assert sum(result["histogram"]["counts"]) == 4
+    assert len(view._axes.patches) == len(result["histogram"]["counts"])
+    assert "NaN" in view.message.text()
+    assert [m for m, _ in source.requests][0] == "stats_start"
+    assert "stats_poll" in [m for m, _ in source.requests]
+    assert view.state() == "done" and view.compute_button.isEnabled()
+
+
+def test_progress_and_cancel(qtbot, make_view):
+    t = torch.randn(200_000)
+    view, source = make_view({"t": t})
+    view.job_options = {"chunk_elements": 1}  # 200k tiny blocks: slow enough to watch and cancel
+    view.set_variable(_var("t", t))
+    qtbot.waitUntil(lambda: view.state() == "running" and view.progress_bar.value() > 0, timeout=10_000)
+    assert view.progress_bar.isVisible() and view.cancel_button.isVisible()
+    qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.state() == "cancelled", timeout=10_000)
+    assert ("stats_cancel", {"job": 1}) in source.requests
+    assert view.message.text() == "Cancelled."
+    assert not view.progress_bar.isVisible() and view.values["min"].text() == ""
+
+
+def test_large_tensor_waits_for_compute(qtbot, make_view):
+    t = torch.arange(10.0)
+    var = dict(_var("t", t), numel=AUTO_LIMIT)  # pretend it is big
+    view, source = make_view({"t": t})
+    view.set_variable(var)
+    assert source.requests == [] and view.compute_button.isEnabled()
+    with qtbot.waitSignal(view.stats_shown, timeout=10_000):
+        qtbot.mouseClick(view.compute_button, Qt.MouseButton.LeftButton)
+    assert view.values["max"].text() == "9"
+
+
+def test_hidden_view_starts_when_shown(qtbot, make_view):
+    a = np.arange(6, dtype=np.int32).reshape(2, 3)
+    view, source = make_view({"a": a}, show=False)
+    view.set_variable(_var("a", a, "ndarray"))
+    assert source.requests == []
+    with qtbot.waitSignal(view.stats_shown, timeout=10_000):
+        view.show()
+    assert view.values["std"].text() == f"{a.std():.6g}"
+
+
+def test_switching_variables_drops_the_old_job(qtbot, make_view):
+    a, b = torch.zeros(50), torch.full((7,), 3.0)
+    view, source = make_view({"a": a, "b": b})
+    shown: list[dict] = []
+    view.stats_shown.connect(shown.append)
+    view.set_variable(_var("a", a))
+    with qtbot.waitSignal(view.stats_shown, timeout=10_000):
+        view.set_variable(_var("b", b))
+    assert [r["count"] for r in shown] == [7]
+    assert view.values["mean"].text() == "3"
+    qtbot.waitUntil(lambda: ("stats_cancel", {"job": 1}) in source.requests)  # a's orphan job is stopped
+
+
+def test_failure_is_a_sentence(qtbot, make_view):
+    m = torch.empty(3, device="meta")
+    view, _ = make_view({"m": m})
+    view.set_variable(_var("m", m))
+    qtbot.waitUntil(lambda: view.state() == "failed", timeout=10_000)
+    assert "meta tensor" in view.message.text()
+
+
+def test_not_an_array(qtbot, make_view):
+    view, source = make_view({"x": 1})
+    view.set_variable({"name": "x", "kind": "other", "type": "int"})
+    assert not view.compute_button.isEnabled() and source.requests == []
+    assert "Select a tensor" in view.message.text()
+
+
+def test_every_ui_string_has_a_translation():
+    source = Path(inspect.getsourcefile(StatsView)).read_text(encoding="utf-8")
+    found = re.findall(r'self\.tr\(\s*"([^"]*)"\s*\)', source)
+    # the form labels go through self.tr(label) from the FIELDS table
+    assert len(found) + 1 == source.count("self.tr(")
+    texts = set(found) | {label for _, label in FIELDS}
+    missing = sorted(t for t in texts if t not in STRINGS)
+    assert found and not missing, missing
+
+
+def test_language_switch_retranslates(qtbot, make_view):
+    from explorer.ui.i18n import install_language
+
+    view, _ = make_view({})
+    install_language("zh_CN")
+    try:
+        qtbot.waitUntil(lambda: view.compute_button.text() == "计算")
+        assert view._names["std"].text() == "标准差:"
+    finally:
+        install_language("en")
+    qtbot.waitUntil(lambda: view.compute_button.text() == "Compute")
