@@ -77,7 +77,8 @@ def _local_path(path: str) -> str:
         text = urllib.request.url2pathname(parts.path)
     elif len(scheme) > 1:  # one letter is a Windows drive such as C:
         raise FileLoadError(
-            f"{show(text)} is a {scheme} address, not a file on this computer; download it first and load the saved file"
+            f"{show(text)} is a {scheme} address, not a file on this computer; "
+            "download it first and load the saved file"
         )
     return os.path.abspath(os.path.expanduser(text))
 

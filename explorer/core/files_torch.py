@@ -133,7 +133,8 @@ def describe(obj: Any) -> str:
         return f"{type(obj).__name__} (no tensors)" if not tensors else type(obj).__name__
     params = sum(t.numel() for t in tensors)
     noun = "tensor" if len(tensors) == 1 else "tensors"
-    return f"{kind} with {len(tensors)} {noun}, {human_count(params)} parameters, {human_bytes(_storage_bytes(tensors))}"
+    size = human_bytes(_storage_bytes(tensors))
+    return f"{kind} with {len(tensors)} {noun}, {human_count(params)} parameters, {size}"
 
 
 def _is_state_dict(obj: Any) -> bool:

@@ -372,10 +372,15 @@ def test_error_type_is_exception_with_flag() -> None:
 
 # -- files larger than memory: refused before anything is read --------------------------
 @pytest.mark.parametrize("kind", ["npz", "safetensors", "legacy_pt"])
-def test_eager_loads_bigger_than_memory_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+def test_eager_loads_bigger_than_memory_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
     from explorer.core import files_common
 
+    from explorer.core import files_safetensors
+
     monkeypatch.setattr(files_common, "available_memory", lambda: 100)
+    monkeypatch.setattr(files_safetensors, "maps_lazily", lambda: False)  # as in safetensors < 0.8
     path = tmp_path / {"npz": "a.npz", "safetensors": "a.safetensors", "legacy_pt": "a.pt"}[kind]
     if kind == "npz":
         np.savez_compressed(path, a=np.zeros(1000))
@@ -394,3 +399,8 @@ def test_mapped_loads_ignore_memory_limit(tmp_path: Path, monkeypatch: pytest.Mo
     torch.save({"a": torch.zeros(1000)}, tmp_path / "zip.pt")
     assert "mmap_mode='r'" in prepare_load(str(tmp_path / "big.npy"))["code"]
     assert "mmap=True" in prepare_load(str(tmp_path / "zip.pt"))["code"]
+    from explorer.core.files_safetensors import maps_lazily
+
+    if maps_lazily():
+        save_file({"a": torch.zeros(1000)}, str(tmp_path / "a.safetensors"))
+        assert "maps them" in prepare_load(str(tmp_path / "a.safetensors"))["hint"]
