@@ -33,32 +33,38 @@ def classify(value: Any) -> str:
     cls = type(value)
     try:
         kind = _KIND_CACHE.get(cls)
-    except TypeError:  # a metaclass that makes its classes unhashable
-        return _classify_type(cls)
-    if kind is None:
+        if kind is not None:
+            return kind
         kind = _classify_type(cls)
-        if len(_KIND_CACHE) >= _KIND_CACHE_LIMIT:
-            _KIND_CACHE.clear()  # classes redefined in a long session; forget old ones
-        _KIND_CACHE[cls] = kind
+    except Exception:  # unhashable metaclass, torch half-imported, hostile __subclasscheck__
+        return _classify_uncached(cls)
+    if len(_KIND_CACHE) >= _KIND_CACHE_LIMIT:
+        _KIND_CACHE.clear()  # classes redefined in a long session; forget old ones
+    _KIND_CACHE[cls] = kind
     return kind
+
+
+def _classify_uncached(cls: type) -> str:
+    """:func:`_classify_type` for types that cannot be cached; "other" if it raises."""
+    try:
+        return _classify_type(cls)
+    except Exception:  # noqa: BLE001
+        return "other"
 
 
 def _classify_type(cls: type) -> str:
     """Uncached :func:`classify` for a type."""
-    try:
-        torch = sys.modules.get("torch")
-        if torch is not None:
-            if issubclass(cls, torch.Tensor):
-                return "tensor"
-            if issubclass(cls, torch.nn.Module):
-                return "module"
-            if issubclass(cls, torch.Size):
-                return "other"  # a tuple subclass, but a value, not a container
-        numpy = sys.modules.get("numpy")
-        if numpy is not None and issubclass(cls, numpy.ndarray):
-            return "ndarray"
-    except Exception:  # torch half-imported, or a hostile __subclasscheck__
-        return "other"
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        if issubclass(cls, torch.Tensor):
+            return "tensor"
+        if issubclass(cls, torch.nn.Module):
+            return "module"
+        if issubclass(cls, torch.Size):
+            return "other"  # a tuple subclass, but a value, not a container
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and issubclass(cls, numpy.ndarray):
+        return "ndarray"
     if issubclass(cls, list):
         return "list"
     if issubclass(cls, tuple):

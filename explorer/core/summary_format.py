@@ -8,8 +8,10 @@ never by ``repr`` (which would format their values).
 from __future__ import annotations
 
 import datetime
+import itertools
 import reprlib
 import sys
+from collections import OrderedDict
 from typing import Any
 
 PREVIEW_CHARS = 80
@@ -131,8 +133,8 @@ def array_preview(a: Any) -> str | None:
         return None
 
 
-def _array_like_text(obj: Any) -> str | None:
-    """Metadata-only text for a tensor or ndarray met inside another object."""
+def _heavy_object_text(obj: Any) -> str | None:
+    """Metadata-only text for a tensor, ndarray or nn.Module met inside another object."""
     cls = type(obj)
     torch = sys.modules.get("torch")
     numpy = sys.modules.get("numpy")
@@ -141,13 +143,22 @@ def _array_like_text(obj: Any) -> str | None:
             return f"{cls.__name__}(shape={list(obj.shape)}, dtype={obj.dtype})"
         if numpy is not None and issubclass(cls, numpy.ndarray):
             return f"{cls.__name__}(shape={list(obj.shape)}, dtype={obj.dtype})"
+        if torch is not None and issubclass(cls, torch.nn.Module):
+            return f"{cls.__name__}(…)"  # a module's repr walks its whole tree
     except Exception:  # a nested or broken tensor may not know its shape
         return f"{cls.__name__}(…)"
     return None
 
 
 class _BoundedRepr(reprlib.Repr):
-    """reprlib with tensors/arrays described by metadata and big bytes/ints made cheap."""
+    """reprlib made safe for the inspector.
+
+    Tensors, arrays and modules inside are described by metadata; containers are
+    shown in their own order without sorting (reprlib sorts dicts and sets, which
+    costs O(n log n) and compares tensors element-wise); subclasses of dict/list/
+    tuple (OrderedDict, namedtuple) are walked like their base instead of falling
+    back to their full ``repr``; big bytes and ints are cut before formatting.
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -159,9 +170,12 @@ class _BoundedRepr(reprlib.Repr):
         self.maxother = REPR_CHARS
 
     def repr1(self, x: Any, level: int) -> str:
-        text = _array_like_text(x)
+        text = _heavy_object_text(x)
         if text is not None:
             return text
+        cls = type(x)
+        if cls in _EXACT_CONTAINERS or issubclass(cls, (dict, list, tuple, set, frozenset)):
+            return self._container(x, cls, level)
         if isinstance(x, (bytes, bytearray)) and len(x) > self.maxstring:
             # slice before repr: repr of a 1 GB bytes object would build a 4 GB string
             return repr(x[: self.maxstring])[:-1] + ELLIPSIS + repr(x[:1])[-1]
@@ -170,8 +184,47 @@ class _BoundedRepr(reprlib.Repr):
             return f"<int with {x.bit_length()} bits>"
         return super().repr1(x, level)
 
+    def _container(self, x: Any, cls: type, level: int) -> str:
+        """dict/list/tuple/set and their subclasses, in iteration order, bounded."""
+        if cls.__module__ == "torch" and cls.__name__ == "Size":
+            return repr(x)  # torch.Size([2, 3]): a few ints, and the familiar spelling
+        exact = cls in _EXACT_CONTAINERS
+        name = cls.__name__
+        n = len(x)
+        if isinstance(x, dict):
+            items = OrderedDict.items(x) if isinstance(x, OrderedDict) else dict.items(x)
+            left, right = ("{", "}") if exact else (name + "({", "})")
+            return self._join(items, n, level, self.maxdict, left, right, pairs=True)
+        if isinstance(x, list):
+            left, right = ("[", "]") if exact else (name + "([", "])")
+            return self._join(list.__iter__(x), n, level, self.maxlist, left, right)
+        if isinstance(x, tuple):
+            # a namedtuple shows as Point(1, 2); a plain 1-tuple keeps its comma
+            left, right = ("(", ",)" if n == 1 else ")") if exact else (name + "(", ")")
+            return self._join(tuple.__iter__(x), n, level, self.maxtuple, left, right)
+        if not n:
+            return name + "()"
+        left, right = ("{", "}") if cls is set else (name + "({", "})")
+        return self._join(iter(x), n, level, self.maxset, left, right)
+
+    def _join(self, items: Any, n: int, level: int, most: int, left: str, right: str, pairs: bool = False) -> str:
+        if n and level <= 0:
+            return left + "…" + right
+        pieces = []
+        for item in itertools.islice(items, most):
+            if pairs:
+                pieces.append(self.repr1(item[0], level - 1) + ": " + self.repr1(item[1], level - 1))
+            else:
+                pieces.append(self.repr1(item, level - 1))
+        if n > most:
+            pieces.append("…")
+        return left + ", ".join(pieces) + right
+
     def repr_instance(self, x: Any, level: int) -> str:
         return placeholder_or_repr(x, self.maxother)
+
+
+_EXACT_CONTAINERS = frozenset({dict, list, tuple, set})
 
 
 def placeholder(x: Any) -> str:
