@@ -294,3 +294,14 @@ def test_broken_module_is_noted_not_raised() -> None:
 
     var = summarize("b", Broken())
     assert var["kind"] == "module" and var["children"] == [] and "cannot list" in var["note"]
+
+
+def test_container_reprs_keep_order_and_describe_heavy_items() -> None:
+    assert summarize("d", {"b": 1, "a": 2})["repr"] == "{'b': 1, 'a': 2}"  # insertion order, not sorted
+    sd = summarize("sd", OrderedDict(w=torch.zeros(1000, 1000)))["repr"]
+    assert sd == "OrderedDict({'w': Tensor(shape=[1000, 1000], dtype=torch.float32)})"
+    point = namedtuple("Point", "x y")
+    assert summarize("p", point(np.zeros(2), 3))["repr"] == "Point(ndarray(shape=[2], dtype=float64), 3)"
+    assert summarize("m", [torch.nn.Linear(1, 1)])["repr"] == "[Linear(…)]"
+    assert summarize("net", torch.nn.Linear(2, 3))["repr"] == "Linear(in_features=2, out_features=3, bias=True)"
+    assert summarize("n", [[[[[1]]]]])["repr"] == "[[[[…]]]]"
