@@ -35,14 +35,15 @@ FORMATS: dict[str, str] = {
     **{ext: "image" for ext in (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp")},
 }
 SCRIPTS = (".py", ".pyw", ".ipynb")
+# Signature -> the extension to suggest when an image arrives under a wrong name.
 _IMAGE_SIGNATURES: tuple[tuple[bytes, str], ...] = (
-    (b"\x89PNG\r\n\x1a\n", "PNG"),
-    (b"\xff\xd8\xff", "JPEG"),
-    (b"GIF87a", "GIF"),
-    (b"GIF89a", "GIF"),
-    (b"BM", "BMP"),
-    (b"II*\x00", "TIFF"),
-    (b"MM\x00*", "TIFF"),
+    (b"\x89PNG\r\n\x1a\n", ".png"),
+    (b"\xff\xd8\xff", ".jpg"),
+    (b"GIF87a", ".gif"),
+    (b"GIF89a", ".gif"),
+    (b"BM", ".bmp"),
+    (b"II*\x00", ".tif"),
+    (b"MM\x00*", ".tif"),
 )
 _CONTENT_LABEL = {
     "npy": "a NumPy .npy array",
@@ -140,15 +141,20 @@ def _looks_like_safetensors(head: bytes, size: int) -> bool:
     return 2 <= length <= size - 8 and head[8:9] == b"{"
 
 
+def _image_extension(head: bytes) -> str | None:
+    """The usual extension for an image's signature, or None when it is not an image."""
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return ".webp"
+    return next((ext for sig, ext in _IMAGE_SIGNATURES if head.startswith(sig)), None)
+
+
 def sniff(path: str, head: bytes, size: int) -> str | None:
     """Name the format the content looks like ("npy", "npz", "pt", "safetensors", "image", "zip"), or None."""
     if head.startswith(b"\x93NUMPY"):
         return "npy"
     if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
         return _zip_kind(path)
-    if any(head.startswith(sig) for sig, _ in _IMAGE_SIGNATURES):
-        return "image"
-    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+    if _image_extension(head):
         return "image"
     # Before the pickle test: a header length such as 0x0280 starts with b"\x80\x02".
     if _looks_like_safetensors(head, size):
@@ -165,7 +171,8 @@ def _format_for(path: str, size: int) -> str:
     if ext in SCRIPTS:
         raise FileLoadError(f"{show(base)} is a script, not data; open it in the editor")
     expected = FORMATS.get(ext)
-    content = sniff(path, _read_head(path), size)
+    head = _read_head(path)
+    content = sniff(path, head, size)
     if expected is None:
         known = "; it looks like " + _CONTENT_LABEL[content] if content in _CONTENT_LABEL else ""
         raise FileLoadError(
@@ -176,10 +183,10 @@ def _format_for(path: str, size: int) -> str:
         return expected
     if content == "broken_zip" and expected in ("npz", "pt"):
         raise FileLoadError(f"{show(base)} is damaged or truncated: its zip directory cannot be read")
-    return _mismatch(base, expected, content)
+    return _mismatch(base, expected, content, _image_extension(head))
 
 
-def _mismatch(base: str, expected: str, content: str | None) -> str:
+def _mismatch(base: str, expected: str, content: str | None, image_ext: str | None) -> str:
     """Explain an extension that does not match the content (always raises)."""
     if content is None:
         raise FileLoadError(
@@ -188,10 +195,10 @@ def _mismatch(base: str, expected: str, content: str | None) -> str:
         )
     if content in ("zip", "broken_zip"):
         raise FileLoadError(f"{show(base)} is a zip archive but not {_CONTENT_LABEL[expected]}")
-    rename = _SUGGESTED_EXT.get(content, " image extension such as .png")
+    rename = image_ext or _SUGGESTED_EXT.get(content, "")
     raise FileLoadError(
         f"{show(base)} is named like {_CONTENT_LABEL[expected]} but holds {_CONTENT_LABEL[content]}; "
-        f"rename it to end in{'' if rename.startswith(' ') else ' '}{rename} to load it"
+        f"rename it to end in {rename} to load it"
     )
 
 

@@ -301,6 +301,7 @@ def _npy_bytes() -> bytes:
         ("safetensors", ".npy", ".safetensors"),
         ("npy", ".png", ".npy"),
         ("pt", ".safetensors", ".pt"),
+        ("png", ".pt", "rename it to end in .png"),
     ],
 )
 def test_wrong_extension_names_the_content(tmp_path: Path, kind: str, ext: str, says: str) -> None:
