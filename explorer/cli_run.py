@@ -52,7 +52,7 @@ def _load_into(kernel: HeadlessKernel, options: argparse.Namespace, script: str 
         message = reply.get("error") or result.get("error")
         if message:
             if result.get("needs_pickle") and not options.allow_pickle:
-                message = message.rstrip(".") + "; pass --allow-pickle to load it anyway (this runs code from the file)."
+                message = message.rstrip(".") + "; pass --allow-pickle to load it anyway."
             raise UsageError(message)
         code = result["code"]
     outcome = kernel.run(code, timeout=options.timeout)

@@ -21,7 +21,7 @@ from safetensors.torch import save_file
 
 from explorer.core.agent import Agent
 from explorer.core.files import FileLoadError, prepare_load, variable_name
-from tests.core.test_files_helpers import assert_one_sentence, refused, run_snippet, write_npy_header
+from tests.core.files_helpers import assert_one_sentence, refused, run_snippet, write_npy_header
 
 EXTENSIONS = [".npy", ".npz", ".pt", ".pth", ".safetensors", ".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".webp"]
 

@@ -13,7 +13,7 @@ from safetensors.torch import save_file
 
 from explorer.core import files_numpy
 from explorer.core.files import prepare_load
-from tests.core.test_files_helpers import run_snippet, write_npy_header
+from tests.core.files_helpers import run_snippet, write_npy_header
 
 ARRAYS = {
     "0-d": np.array(3.5),

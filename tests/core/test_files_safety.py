@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from explorer.core.files import FileLoadError, prepare_load
-from tests.core.test_files_helpers import Evil, refused, run_snippet
+from tests.core.files_helpers import Evil, refused, run_snippet
 
 
 class Net(torch.nn.Module):
