@@ -150,10 +150,17 @@ def _tensor_bytes(t: Any) -> Iterator[bytes]:
     if t.layout != torch.strided or t.is_meta or t.is_nested:
         return
     t = t.detach()
+    small = t.numel() * t.element_size() <= EXACT_BYTES
+    if small and t.is_cpu and not (t.is_conj() or t.is_neg() or t.is_quantized):
+        try:  # fast path: numpy reads the strided CPU memory without torch dispatch
+            yield np.ascontiguousarray(t.numpy()).tobytes()
+            return
+        except TypeError:  # bf16, fp8 and other dtypes numpy lacks
+            pass
     if t.is_quantized:
         t = t.int_repr()
     t = t.resolve_conj().resolve_neg()
-    if t.numel() * t.element_size() > EXACT_BYTES:
+    if not small:
         idx = np.unravel_index(_sample_flat(t.numel()), tuple(t.shape))
         t = t[tuple(torch.from_numpy(np.ascontiguousarray(i)) for i in idx)]
     flat = t.reshape(-1).contiguous().cpu()
@@ -162,7 +169,7 @@ def _tensor_bytes(t: Any) -> Iterator[bytes]:
 
 def _metadata(value: Any) -> tuple:
     if is_tensor(value):
-        storage_ok = reach(value) is not None
+        storage_ok = allocation_key(value) is not None
         return ("tensor", str(value.dtype), tuple(value.shape), str(value.device),
                 tuple(value.stride()) if storage_ok else None,
                 value.storage_offset() if storage_ok else None,
@@ -246,6 +253,8 @@ class ChangeTracker:
 
     @staticmethod
     def _value(namespace: dict[str, Any], name: str) -> Any:
+        if name.isidentifier():  # the common case: skip parsing the name
+            return namespace.get(name)
         try:
             return resolve(namespace, name)
         except Exception:
