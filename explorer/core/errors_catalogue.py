@@ -72,10 +72,13 @@ def find_entry(exc: BaseException, ctx: ErrorContext) -> tuple[Entry, re.Match] 
 
 
 def in_loss(ctx: ErrorContext) -> bool:
-    """True when the error came from a loss function (by traceback frame or the line's text)."""
-    words = ("cross_entropy", "nll_loss", "loss", "criterion")
-    line = ctx.code_line.lower()
-    return any(w in name for name in ctx.frame_names for w in words) or any(w in line for w in words)
+    """True when the error came from a classification loss (a traceback frame, or the call on the line).
+
+    A bare word "loss" on the line is not enough: ``loss = conv(x)`` fails inside the conv.
+    """
+    frames = ("cross_entropy", "nll_loss")
+    calls = ("cross_entropy", "nll_loss", "CrossEntropyLoss", "NLLLoss", "criterion")
+    return any(w in name for name in ctx.frame_names for w in frames) or any(w in ctx.code_line for w in calls)
 
 
 def assign_prefix(ctx: ErrorContext) -> str:

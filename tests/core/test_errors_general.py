@@ -167,3 +167,20 @@ def test_agent_explain_error_request(monkeypatch: pytest.MonkeyPatch) -> None:
     agent.call("set_language", json.dumps({"lang": "zh_CN"}))
     reply = decode_reply(repr(agent.call("explain_error", "{}")))
     assert re.search(r"[\u4e00-\u9fff]", reply["result"]["title"])
+
+
+def test_word_loss_on_the_line_does_not_make_a_loss_error() -> None:
+    # Long input to a conv without bias raises "expected scalar type Long but found Float" from the conv.
+    exc, ns = raise_in_cell("conv = nn.Conv2d(3, 4, 3, bias=False)\nx = torch.ones(1, 3, 8, 8, dtype=torch.long)\nloss = conv(x)")
+    assert "expected scalar type Long but found Float" in str(exc)
+    result = explain(exc, ns, code_filenames={CELL})
+    assert result["key"] == "dtype_mismatch" and result["fix"] == "x = x.float()"
+
+
+def test_loss_module_is_recognised_by_its_frames() -> None:
+    code = ("criterion = nn.CrossEntropyLoss()\nout = torch.randn(4, 3)\nlabels = torch.tensor([0., 1., 2., 1.])\n"
+            "value = criterion(out, labels)")
+    exc, ns = raise_in_cell(code)
+    result = explain(exc, ns, code_filenames={CELL})
+    assert result["key"] == "loss_target_dtype" and result["fix"].startswith("labels = labels.long()")
+    assert "`labels` is [4]" in result["explanation"] and "[4, 3]" in result["explanation"]
