@@ -145,28 +145,35 @@ def explain(
         line, code_line, objects, frame_names = None, "", {}, set()
     ctx = ErrorContext(lang=lang, message=message, code_line=code_line, objects=objects,
                        frame_names=frame_names, namespace=namespace)
-    key, card = "unknown", None
+    key, (title, explanation, fix) = _card(exc, ctx, line)
+    return {
+        "type": type(exc).__name__, "message": message, "line": line, "title": title,
+        "explanation": explanation, "fix": fix, "variables": _variables(ctx), "code_line": code_line,
+        "key": key, "traceback": _format_traceback(exc),
+    }
+
+
+def _card(exc: BaseException, ctx: ErrorContext, line: int | None) -> tuple[str, tuple[str, str, str]]:
+    """(key, card) from the catalogue, or the generic card."""
     try:
         found = find_entry(exc, ctx)
         if found is not None:
             ctx.match = found[1]
-            card, key = found[0].build(ctx), found[0].key
+            return found[0].key, found[0].build(ctx)
     except Exception:  # noqa: BLE001 - a catalogue bug must not hide the error itself
-        key, card = "unknown", None
-    if card is None:
-        card = _generic_card(exc, ctx, line)
-    title, explanation, fix = card
-    variables = []
+        pass
+    return "unknown", _generic_card(exc, ctx, line)
+
+
+def _variables(ctx: ErrorContext) -> list[dict[str, Any]]:
+    """Records of the tensors/arrays named on the failing line."""
+    records = []
     for name, value in list(ctx.tensors.items())[:_MAX_VARIABLES]:
         try:
-            variables.append(variable_record(name, value))
+            records.append(variable_record(name, value))
         except Exception:  # noqa: BLE001
             continue
-    return {
-        "type": type(exc).__name__, "message": message, "line": line, "title": title,
-        "explanation": explanation, "fix": fix, "variables": variables, "code_line": code_line,
-        "key": key, "traceback": _format_traceback(exc),
-    }
+    return records
 
 
 def hints(code: str, namespace: dict, *, lang: str = "en") -> list[dict]:

@@ -154,6 +154,42 @@ def _leaf_fix(value: ast.AST) -> str:
     return f"{wrapped}.requires_grad_()"
 
 
+def _nonleaf_hint(nonleaf: dict[str, ast.AST], line: int, t: _Text) -> dict[str, Any]:
+    names = ", ".join(f"`{n}`" for n in nonleaf)
+    explanation = t(
+        f"{names} is not a leaf: requires_grad=True was set on a tensor that was then transformed "
+        "(multiplied, .double(), .to(device), …). Gradients are kept only on leaves, so its .grad stays None.",
+        f"{names} 不是叶子张量：requires_grad=True 设在了一个随后又被变换（相乘、.double()、.to(device) 等）的张量上。"
+        "梯度只保存在叶子张量上，所以它的 .grad 一直是 None。",
+    )
+    fix = "\n".join(f"{n} = {_leaf_fix(v)}" for n, v in nonleaf.items())
+    return _hint("grad_non_leaf", line, t("Gradient lands on a hidden leaf", "梯度落在了看不见的叶子张量上"), explanation, fix)
+
+
+def _broken_hint(broken: list[str], line: int, t: _Text) -> dict[str, Any]:
+    names = ", ".join(f"`{n}`" for n in broken)
+    explanation = t(
+        f"After backward(), {names} still has .grad = None although it requires grad: the loss was not "
+        "computed from it. Usual causes: .detach() or .data cut the chain, the computation ran inside "
+        "torch.no_grad(), or the value went through .item() / .numpy() and back.",
+        f"调用 backward() 之后，{names} 的 .grad 仍是 None，尽管它 requires_grad=True：损失并不是由它算出来的。"
+        "常见原因：.detach() 或 .data 切断了链条；计算发生在 torch.no_grad() 里；或者数值经过 .item()/.numpy() 又转了回来。",
+    )
+    fix = t("# build the loss directly from", "# 直接用这些张量计算损失：") + " " + ", ".join(broken) + \
+        t(" (no .detach(), no torch.no_grad())", "（不要 .detach()，不要 torch.no_grad()）")
+    return _hint("grads_none", line, t("Gradients are None", "梯度是 None"), explanation, fix)
+
+
+def _untracked_hint(plain: list[str], line: int, t: _Text) -> dict[str, Any]:
+    names = ", ".join(f"`{n}`" for n in plain)
+    explanation = t(
+        f"After backward(), none of the tensors used here has a gradient: {names} were created without requires_grad=True.",
+        f"调用 backward() 之后，这里用到的张量都没有梯度：{names} 创建时没有设置 requires_grad=True。",
+    )
+    fix = "\n".join(f"{n}.requires_grad_(True)  # {t('before the forward pass', '在前向计算之前')}" for n in plain)
+    return _hint("grads_none", line, t("Gradients are None", "梯度是 None"), explanation, fix)
+
+
 def _grads_none(tree: ast.AST, namespace: dict[str, Any], t: _Text) -> list[dict[str, Any]]:
     line = _backward_line(tree)
     if line is None:
@@ -163,39 +199,13 @@ def _grads_none(tree: ast.AST, namespace: dict[str, Any], t: _Text) -> list[dict
                if _is_tensor(namespace.get(n)) and namespace[n].requires_grad and not namespace[n].is_leaf}
     leaves = {n: v for n, v in tensors.items() if v.is_leaf and n not in nonleaf}
     broken = [n for n, v in leaves.items() if v.requires_grad and v.grad is None]
-    out: list[dict[str, Any]] = []
-    if nonleaf:
-        names = ", ".join(f"`{n}`" for n in nonleaf)
-        explanation = t(
-            f"{names} is not a leaf: requires_grad=True was set on a tensor that was then transformed "
-            "(multiplied, .double(), .to(device), …). Gradients are kept only on leaves, so its .grad stays None.",
-            f"{names} 不是叶子张量：requires_grad=True 设在了一个随后又被变换（相乘、.double()、.to(device) 等）的张量上。"
-            "梯度只保存在叶子张量上，所以它的 .grad 一直是 None。",
-        )
-        fix = "\n".join(f"{n} = {_leaf_fix(v)}" for n, v in nonleaf.items())
-        out.append(_hint("grad_non_leaf", line, t("Gradient lands on a hidden leaf", "梯度落在了看不见的叶子张量上"), explanation, fix))
+    out = [_nonleaf_hint(nonleaf, line, t)] if nonleaf else []
     if broken:
-        names = ", ".join(f"`{n}`" for n in broken)
-        explanation = t(
-            f"After backward(), {names} still has .grad = None although it requires grad: the loss was not "
-            "computed from it. Usual causes: .detach() or .data cut the chain, the computation ran inside "
-            "torch.no_grad(), or the value went through .item() / .numpy() and back.",
-            f"调用 backward() 之后，{names} 的 .grad 仍是 None，尽管它 requires_grad=True：损失并不是由它算出来的。"
-            "常见原因：.detach() 或 .data 切断了链条；计算发生在 torch.no_grad() 里；或者数值经过 .item()/.numpy() 又转了回来。",
-        )
-        fix = t("# build the loss directly from", "# 直接用这些张量计算损失：") + " " + ", ".join(broken) + \
-            t(" (no .detach(), no torch.no_grad())", "（不要 .detach()，不要 torch.no_grad()）")
-        out.append(_hint("grads_none", line, t("Gradients are None", "梯度是 None"), explanation, fix))
+        out.append(_broken_hint(broken, line, t))
     elif not nonleaf and leaves and all(v.grad is None for v in leaves.values()):
         plain = [n for n, v in leaves.items() if v.is_floating_point() and not v.requires_grad][:4]
-        names = ", ".join(f"`{n}`" for n in plain)
-        explanation = t(
-            f"After backward(), none of the tensors used here has a gradient: {names} were created without requires_grad=True.",
-            f"调用 backward() 之后，这里用到的张量都没有梯度：{names} 创建时没有设置 requires_grad=True。",
-        )
-        fix = "\n".join(f"{n}.requires_grad_(True)  # {t('before the forward pass', '在前向计算之前')}" for n in plain)
         if plain:
-            out.append(_hint("grads_none", line, t("Gradients are None", "梯度是 None"), explanation, fix))
+            out.append(_untracked_hint(plain, line, t))
     return out
 
 

@@ -101,11 +101,8 @@ class ErrorCardView(QFrame):
         self._mono.append(box)
         return box
 
-    def _build_error_frame(self) -> QFrame:
-        frame = QFrame()
-        frame.setObjectName("errorCard")
-        frame.setStyleSheet(_card_style("errorCard", ERROR_ACCENT, 0.10))
-        layout = QVBoxLayout(frame)
+    def _build_header(self) -> QHBoxLayout:
+        """The title and the "line N" link."""
         header = QHBoxLayout()
         self._title = self._label(TITLE_SCALE, bold=True)
         self._title.setObjectName("errorTitle")
@@ -117,7 +114,14 @@ class ErrorCardView(QFrame):
         self._line_button.clicked.connect(self._on_line_button_clicked)
         header.addWidget(self._title, 1)
         header.addWidget(self._line_button, 0, Qt.AlignmentFlag.AlignTop)
-        layout.addLayout(header)
+        return header
+
+    def _build_error_frame(self) -> QFrame:
+        frame = QFrame()
+        frame.setObjectName("errorCard")
+        frame.setStyleSheet(_card_style("errorCard", ERROR_ACCENT, 0.10))
+        layout = QVBoxLayout(frame)
+        layout.addLayout(self._build_header())
         self._message = self._label()
         self._message.setObjectName("errorMessage")
         self._mono.append(self._message)
