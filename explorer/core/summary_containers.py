@@ -18,8 +18,11 @@ from explorer.core.summary_fields import ARRAY_KINDS, CONTAINER_KINDS, add_note,
 from explorer.core.summary_format import REPR_CHARS, clip, safe_repr
 
 MAX_CHILDREN = 2000
-MAX_VISITS = 20000
+MAX_VISITS = 5000
 MAX_DEPTH = 6
+
+# Children that can never hold a tensor; skipped without a classify() call.
+_SCALARS = frozenset({int, float, bool, str, bytes, complex, type(None)})
 
 Classify = Callable[[Any], str]
 Leaf = Callable[[str, Any, str], dict]
@@ -58,13 +61,15 @@ class _Walk:
             return var
         self.path.add(id(value))
         try:
-            for child_name, child in _items(name, value, kind):
+            for label, child in _items(name, value, kind):
                 if self.visits_left <= 0 or self.children_left <= 0:
                     self.truncated = True
                     add_note(var, "list of children truncated")
                     break
                 self.visits_left -= 1
-                child_var = self._child(child_name, child, depth)
+                if _is_scalar(child):
+                    continue  # the common case in long lists: no name to build, nothing to classify
+                child_var = self._child(_child_name(name, kind, label), child, depth)
                 if child_var is not None:
                     children.append(child_var)
         except Exception as exc:  # noqa: BLE001 - user containers may fail to iterate
@@ -88,6 +93,14 @@ class _Walk:
         return None
 
 
+def _is_scalar(value: Any) -> bool:
+    """True for ints, floats, strings and the like (never raises, even for unhashable classes)."""
+    try:
+        return type(value) in _SCALARS
+    except TypeError:  # a metaclass with __hash__ = None
+        return False
+
+
 def _length(value: Any) -> int | None:
     """``len(value)`` when defined and sane, else None."""
     try:
@@ -97,20 +110,29 @@ def _length(value: Any) -> int | None:
     return n if isinstance(n, int) else None
 
 
-def _items(name: str, value: Any, kind: str) -> Iterator[tuple[str, Any]]:
-    """(child name, child value) pairs, read without calling overridable methods where possible."""
+def _items(name: str, value: Any, kind: str) -> Iterator[tuple[Any, Any]]:
+    """(label, child) pairs, read without calling overridable methods where possible.
+
+    The label is the list index, the dict key or (for modules) the full child name;
+    names are built only for children that are listed.
+    """
     if kind == "module":
         yield from module_items(name, value)
     elif kind == "dict":
         # The base-class items() reads the real contents: a dict subclass may override
         # items() to do work (lazy loading) we must not trigger from the inspector.
-        items = OrderedDict.items(value) if isinstance(value, OrderedDict) else dict.items(value)
-        for key, child in items:
-            yield f"{name}[{key_text(key)}]", child
+        yield from (OrderedDict.items(value) if isinstance(value, OrderedDict) else dict.items(value))
     else:
-        base_iter = list.__iter__ if kind == "list" else tuple.__iter__
-        for i, child in enumerate(base_iter(value)):
-            yield f"{name}[{i}]", child
+        yield from enumerate((list.__iter__ if kind == "list" else tuple.__iter__)(value))
+
+
+def _child_name(name: str, kind: str, label: Any) -> str:
+    """``items[0]``, ``sd['fc.weight']``; module labels are already full names."""
+    if kind == "module":
+        return label
+    if kind == "dict":
+        return f"{name}[{key_text(label)}]"
+    return f"{name}[{label}]"
 
 
 def key_text(key: Any) -> str:

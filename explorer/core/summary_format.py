@@ -252,6 +252,11 @@ _REPR = _BoundedRepr()
 
 def safe_repr(x: Any, limit: int = REPR_CHARS) -> str:
     """A repr of at most *limit* characters that never raises and never formats tensor data."""
+    cls = type(x)
+    # Most namespace values are plain scalars: skip reprlib's dispatch for them.
+    # (Identity tests, not a set lookup: a hostile metaclass may make its classes unhashable.)
+    if cls is float or cls is bool or x is None or cls is int and x.bit_length() <= 4000 or cls is str and len(x) <= limit:
+        return clip(repr(x), limit)
     try:
         return clip(_REPR.repr(x), limit)
     except Exception:  # reprlib walks containers whose items may misbehave
