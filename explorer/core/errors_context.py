@@ -177,7 +177,7 @@ def referenced_names(line: str) -> list[str]:
         return list(dict.fromkeys(c for c in chains if c.split(".")[0] not in keyword.kwlist))
     found: list[tuple[int, int, str]] = []
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Name, ast.Attribute)):
+        if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
             dotted = _dotted(node)
             if dotted is not None:
                 found.append((node.lineno, node.col_offset, dotted))
@@ -186,6 +186,12 @@ def referenced_names(line: str) -> list[str]:
 
 
 def _dotted(node: ast.AST) -> str | None:
+    """'model.fc.weight' for attribute chains; "sd['fc.weight']" / 'xs[0]' for a constant subscript of one."""
+    if isinstance(node, ast.Subscript):
+        base = _dotted(node.value) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+        if base is None or not isinstance(node.slice, ast.Constant) or not isinstance(node.slice.value, (int, str)):
+            return None
+        return f"{base}[{node.slice.value!r}]"
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -198,6 +204,17 @@ def _dotted(node: ast.AST) -> str | None:
 
 def lookup(dotted: str, scopes: list[dict[str, Any]]) -> tuple[bool, Any]:
     """Find a dotted name in the first scope that has its root; attributes of Python modules are skipped."""
+    if dotted.endswith("]"):  # a constant subscript: the resolver evaluates only that, nothing else
+        from collections import ChainMap
+
+        from explorer.core.resolve import ResolveError, resolve
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return True, resolve(ChainMap(*scopes), dotted)  # type: ignore[arg-type]
+        except (ResolveError, Exception):  # noqa: BLE001 - an out-of-range index is the error itself
+            return False, None
     root, *rest = dotted.split(".")
     for scope in scopes:
         if root in scope:

@@ -184,3 +184,14 @@ def test_loss_module_is_recognised_by_its_frames() -> None:
     result = explain(exc, ns, code_filenames={CELL})
     assert result["key"] == "loss_target_dtype" and result["fix"].startswith("labels = labels.long()")
     assert "`labels` is [4]" in result["explanation"] and "[4, 3]" in result["explanation"]
+
+
+def test_constant_subscripts_are_looked_up() -> None:
+    code = ("sd = {'fc.weight': torch.randn(5, 4)}\nxs = [torch.randn(2, 4)]\n"
+            "y = xs[0] @ sd['fc.weight']")
+    exc, ns = raise_in_cell(code)
+    result = explain(exc, ns, code_filenames={CELL})
+    names = [v["name"] for v in result["variables"]]
+    assert names == ["xs[0]", "sd['fc.weight']"]
+    assert "`xs[0]` is [2, 4]" in result["explanation"] and "`sd['fc.weight']` is [5, 4]" in result["explanation"]
+    assert "xs[0] @ sd['fc.weight'].T" in result["fix"]
