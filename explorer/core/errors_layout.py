@@ -144,7 +144,27 @@ def _imshow(ctx: ErrorContext) -> Card:
     return ctx.t("Image has channels first; imshow wants them last", "图像通道在前，imshow 要求通道在后"), explanation, fix
 
 
+def _permute(ctx: ErrorContext) -> Card:
+    nd, given = int(ctx.g("nd", "0")), int(ctx.g("nl", "0"))
+    name = ctx.receiver("permute")
+    said = ctx.describe(name) + ctx.t(". ", "。") if name in ctx.tensors else ""
+    explanation = said + ctx.t(
+        f"permute needs exactly one entry per dimension, a reordering of 0 … {nd - 1}: the tensor has {nd} "
+        f"dimensions but {given} were given.",
+        f"permute 需要为每一维各给一个序号，即 0 … {nd - 1} 的一个排列：张量有 {nd} 维，却给了 {given} 个。",
+    )
+    # Common intents: swap the two axes of a matrix, CHW <-> HWC for images, NCHW -> NHWC for batches.
+    orders = {2: "1, 0", 3: "1, 2, 0", 4: "0, 2, 3, 1"}
+    order = orders.get(nd, ", ".join(str(d) for d in reversed(range(nd))))
+    fix = f"{assign_prefix(ctx)}{name or 'x'}.permute({order})  # {nd} {ctx.t('entries', '个序号')}"
+    return ctx.t("permute got the wrong number of dimensions", "permute 的维度个数不对"), explanation, fix
+
+
 ENTRIES: list[Entry] = [
+    Entry("permute_dims", ("RuntimeError",), (
+        r"number of dimensions in the tensor input does not match the length of the desired ordering of "
+        r"dimensions i\.e\. input\.dim\(\) = (?P<nd>\d+) is not equal to len\(dims\) = (?P<nl>\d+)",
+    ), _permute),
     Entry("cat_stack_size", ("RuntimeError", "ValueError"), (
         r"Sizes of tensors must match except in dimension (?P<dim>\d+)\. Expected size (?P<exp>\d+) but got size (?P<got>\d+)",
         r"stack expects each tensor to be equal size",

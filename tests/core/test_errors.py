@@ -119,6 +119,8 @@ CASES = [
          3, ("`target`", "[2, 5]"), (), r"Expected target size"),
     Case("loss_target_class", "out = torch.randn(4, 3)\ntarget = torch.tensor([0, 1, 5, 1])\nloss = F.cross_entropy(out, target)",
          3, ("[4, 3]", "3 classes", "5", "0 … 2"), ("target.max()",), r"Target 5 is out of bounds"),
+    Case("permute_dims", "img = torch.rand(3, 8, 8)\nhwc = img.permute(1, 2, 0, 3)", 2,
+         ("`img`", "[3, 8, 8]", "3", "4"), ("hwc = img.permute(1, 2, 0)",), r"is not equal to len\(dims\) = 4"),
     Case("imshow_channels_first", "from matplotlib.figure import Figure\nimg = np.random.rand(3, 8, 8)\nax = Figure().add_subplot()\nax.imshow(img)",
          4, ("`img`", "[3, 8, 8]", "[H, W, 3/4]"), ("ax.imshow(img.transpose(1, 2, 0))",), r"Invalid shape \(3, 8, 8\) for image data"),
     Case("item_many_elements", "a = torch.randn(3)\nv = a.item()", 2, ("`a`", "[3]", "3 elements"), ("a.sum().item()",),
