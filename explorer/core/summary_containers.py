@@ -33,9 +33,17 @@ def container_var(name: str, value: Any, kind: str, classify: Classify, leaf: Le
     """Summarise a container and the tensors/arrays it holds (appending them to *entries*)."""
     walk = _Walk(classify, leaf, entries)
     var = walk.container(name, value, kind, 0)
+    var["repr"] = _container_repr(value, kind)
     if walk.truncated:
         add_note(var, f"only the first {MAX_CHILDREN} tensors/arrays (or {MAX_VISITS} items looked at) are listed")
+    if walk.too_deep:
+        add_note(var, f"containers nested more than {MAX_DEPTH} levels deep are not listed")
     return var
+
+
+def _container_repr(value: Any, kind: str) -> str:
+    """The bounded one-line text of a container VAR."""
+    return module_repr(value) if kind == "module" else safe_repr(value)
 
 
 class _Walk:
@@ -48,23 +56,25 @@ class _Walk:
         self.children_left = MAX_CHILDREN
         self.visits_left = MAX_VISITS
         self.truncated = False
+        self.too_deep = False
         self.path: set[int] = set()  # ids of the containers we are inside (cycle guard)
 
     def container(self, name: str, value: Any, kind: str, depth: int) -> dict[str, Any]:
+        # repr is filled in only for containers that end up listed (see _child).
         var = blank_var(name, kind, type(value).__name__)
         var["length"] = _length(value)
-        var["repr"] = module_repr(value) if kind == "module" else safe_repr(value)
         children: list[dict[str, Any]] = []
         var["children"] = children
         if depth >= MAX_DEPTH:
-            add_note(var, "nested too deeply: contents not listed")
+            self.too_deep = True
             return var
         self.path.add(id(value))
         try:
             for label, child in _items(name, value, kind):
                 if self.visits_left <= 0 or self.children_left <= 0:
                     self.truncated = True
-                    add_note(var, "list of children truncated")
+                    if depth:
+                        add_note(var, "list of children truncated")
                     break
                 self.visits_left -= 1
                 if _is_scalar(child):
@@ -89,6 +99,7 @@ class _Walk:
             sub = self.container(name, value, kind, depth + 1)
             if sub["children"]:
                 self.children_left -= 1
+                sub["repr"] = _container_repr(value, kind)
                 return sub
         return None
 

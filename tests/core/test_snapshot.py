@@ -267,10 +267,14 @@ def test_cycles_deep_nesting_and_bounds() -> None:
         deep = [deep]
     var = summarize("deep", deep)
     json.dumps(var)
+    assert var["children"] == [] and "nested more than 6 levels" in var["note"]
+    shallow = summarize("s", [[[[t]]]])
+    leaf = shallow["children"][0]["children"][0]["children"][0]["children"][0]
+    assert leaf["name"] == "s[0][0][0][0]" and shallow["children"][0]["repr"] is not None and shallow["note"] is None
     many = summarize("many", [t] * 2500)
     assert len(many["children"]) == 2000 and "first 2000" in many["note"]
     long = summarize("long", list(range(50_000)) + [t])
-    assert long["children"] == [] and "truncated" in long["note"] and len(long["repr"]) <= 200
+    assert long["children"] == [] and "5000 items" in long["note"] and len(long["repr"]) <= 200
 
 
 def test_overridden_container_methods_are_not_called() -> None:
