@@ -1,23 +1,19 @@
 """Summary statistics and a histogram of a tensor or array, in a cancellable background job.
 
-Design of the pass (the budget is a few times one ``t.sum()``):
+The budget is a few times one ``t.sum()``, so the work is one fused pass plus a cheap one:
 
-* The data is read as 1-d blocks of at most ``2**20`` elements, so that the
-  several reductions run on a block that is still in the CPU cache; a
-  non-dense tensor is copied one bounded block at a time, never whole.
-* Pass 1, per block: ``aminmax`` (a NaN or an Inf shows up in min/max, so a
-  block whose min and max are finite needs no NaN/Inf counting at all),
-  ``sum`` and ``dot(x, x)`` in the block's own precision (merged across blocks
-  in float64 with Chan's formula), and ``count_nonzero`` only when the block's
-  range contains 0. A block where those sums would lose precision (mean large
-  against the spread) or overflow is redone in float64 around its mean.
-* Pass 2: the histogram over the final finite ``[min, max]``; above
-  ``HIST_FULL_LIMIT`` elements it reads an evenly strided sample (the result
-  says so), because exact binning of every element costs several times more
-  than all of pass 1.
+* Data is read as 1-d blocks of at most ``CACHE_BLOCK`` elements, so the several
+  reductions of a block hit the CPU cache; a non-dense tensor is copied one bounded
+  block at a time, never whole.
+* Pass 1 per block: ``aminmax`` (NaN/Inf show up in min/max, so a block with finite
+  min and max skips NaN/Inf counting), ``sum`` and ``dot(x, x)`` in the block's own
+  precision, merged in float64 with Chan's formula (blocks where that would lose
+  precision or overflow are redone in float64), and ``count_nonzero`` only when the
+  block's range contains 0.
+* Pass 2: the histogram over the finite ``[min, max]``; above ``HIST_FULL_LIMIT``
+  elements it bins evenly spread runs of about ``HIST_SAMPLE`` elements and says so.
 
-Torch tensors use torch ops (they release the GIL, so the kernel stays
-responsive); numpy arrays use numpy.
+Torch tensors use torch ops (they release the GIL, so the kernel stays responsive).
 """
 
 from __future__ import annotations
@@ -33,8 +29,10 @@ import numpy as np
 CACHE_BLOCK = 1 << 20
 #: Up to this many elements the histogram counts every element.
 HIST_FULL_LIMIT = 1 << 24
-#: Above HIST_FULL_LIMIT, the histogram reads about this many evenly spaced elements.
-HIST_SAMPLE = 1 << 22
+#: Above HIST_FULL_LIMIT, the histogram reads about this many elements, in evenly spaced runs...
+HIST_SAMPLE = 1 << 21
+#: ...of this many contiguous elements (runs, not single elements, so skipped memory is never touched).
+HIST_SEGMENT = 4096
 _MAX_BINS = 1024
 
 
@@ -121,9 +119,10 @@ class StatsJob:
         step = 1 if src.numel <= HIST_FULL_LIMIT else math.ceil(src.numel / HIST_SAMPLE)
         counts = np.zeros(nb, dtype=np.int64)
         done = 0
-        for block in src.blocks(self._unit * step, step=step):
+        clean = not (acc.nan or acc.posinf or acc.neginf)
+        for block in src.blocks(self._unit, step=step):
             self._check()
-            counts += src.ops.bin_counts(src.ops.work(block), lo, hi, nb)
+            counts += src.ops.bin_counts(src.ops.work(block), lo, hi, nb, clean)
             done += _length(block) * step
             self._progress = 0.7 + 0.3 * min(done / max(src.numel, 1), 1.0)
         if src.implicit_zeros and step == 1:
@@ -145,12 +144,9 @@ class _Accumulator:
     """Counts, finite min/max and Chan-merged mean/M2 over all blocks."""
 
     def __init__(self) -> None:
-        self.nan = self.posinf = self.neginf = self.zeros = 0
-        self.finite = 0
-        self.mean = 0.0
-        self.m2 = 0.0
-        self.lo = math.inf
-        self.hi = -math.inf
+        self.nan = self.posinf = self.neginf = self.zeros = self.finite = 0
+        self.mean, self.m2 = 0.0, 0.0
+        self.lo, self.hi = math.inf, -math.inf
 
     def add(self, ops: Any, x: Any) -> None:
         """Fold one 1-d block (already in its working float dtype) into the totals."""
@@ -223,21 +219,12 @@ def _result(src: "_Source", acc: _Accumulator, hist: dict) -> dict:
     if acc.nan or acc.posinf or acc.neginf:
         notes.append("min, max, mean and std ignore NaN and Inf")
     if hist["step"] > 1:
-        notes.append(f"histogram counts every {hist['step']}th element")
+        notes.append(f"the histogram counts a sample of about 1 in {hist['step']} elements")
     return {
-        "count": src.numel,
-        "min": conv(acc.lo) if has else None,
-        "max": conv(acc.hi) if has else None,
-        "mean": acc.mean if has else None,
-        "std": std,
-        "std_ddof": ddof,
-        "nan": acc.nan,
-        "posinf": acc.posinf,
-        "neginf": acc.neginf,
-        "zeros": acc.zeros,
-        "finite": acc.finite,
-        "histogram": hist,
-        "dtype": src.dtype,
+        "count": src.numel, "min": conv(acc.lo) if has else None, "max": conv(acc.hi) if has else None,
+        "mean": acc.mean if has else None, "std": std, "std_ddof": ddof,
+        "nan": acc.nan, "posinf": acc.posinf, "neginf": acc.neginf, "zeros": acc.zeros, "finite": acc.finite,
+        "histogram": hist, "dtype": src.dtype,
         "note": "; ".join(notes) or None,
     }
 
@@ -254,9 +241,20 @@ class _Source:
         self.notes: list[str] = []
 
     def blocks(self, unit: int, step: int) -> Iterator[Any]:
-        """1-d blocks covering the data, each read with the given stride."""
-        for block in self.ops.blocks(self.data, unit):
-            yield block[::step] if step > 1 else block
+        """1-d blocks covering the data, or (step > 1) about 1/step of it in evenly spread runs."""
+        flat = self.ops.dense_flat(self.data)
+        if step == 1:
+            yield from _pieces(self.data, unit) if flat is None else _pieces(flat, unit)
+            return
+        runs = 0 if flat is None else _length(flat) // (HIST_SEGMENT * step)
+        if runs == 0:  # not dense (or tiny): strided picks from the copied pieces
+            for block in _pieces(self.data if flat is None else flat, unit * step):
+                yield block[::step]
+            return
+        view = self.ops.runs(flat, runs, HIST_SEGMENT, HIST_SEGMENT * step)
+        rows = max(1, unit // HIST_SEGMENT)
+        for i in range(0, runs, rows):
+            yield view[i : i + rows].reshape(-1)
 
 
 def _source(value: Any) -> _Source:
@@ -292,17 +290,16 @@ def _pieces(x: Any, unit: int) -> Iterator[Any]:
 class _NumpyOps:
     """Block operations for numpy arrays."""
 
-    @staticmethod
-    def blocks(a: np.ndarray, unit: int) -> Iterator[np.ndarray]:
-        if a.flags.c_contiguous or a.flags.f_contiguous:
-            flat = a.ravel(order="K")  # a view: order does not matter for statistics
-            for i in range(0, flat.shape[0], unit):
-                yield flat[i : i + unit]
-        else:
-            yield from _pieces(a, unit)
+    def dense_flat(self, a: np.ndarray) -> np.ndarray | None:
+        """A 1-d view of every element (order does not matter for statistics)."""
+        return a.ravel(order="K") if (a.flags.c_contiguous or a.flags.f_contiguous) else None
 
-    @staticmethod
-    def work(x: np.ndarray) -> np.ndarray:
+    def runs(self, flat: np.ndarray, runs: int, length: int, every: int) -> np.ndarray:
+        """A (runs, length) view of *flat* starting a run every *every* elements."""
+        item = flat.itemsize
+        return np.lib.stride_tricks.as_strided(flat, (runs, length), (every * item, item), writeable=False)
+
+    def work(self, x: np.ndarray) -> np.ndarray:
         k, size = x.dtype.kind, x.dtype.itemsize
         if k == "c":
             return np.abs(x)
@@ -311,37 +308,31 @@ class _NumpyOps:
         small = k == "b" or (k in "iu" and size <= 2) or (k == "f" and size <= 2)
         return x.astype(np.float32 if small else np.float64)
 
-    @staticmethod
-    def minmax(x: np.ndarray) -> tuple[float, float]:
+    def minmax(self, x: np.ndarray) -> tuple[float, float]:
         return float(x.min()), float(x.max())
 
-    @staticmethod
-    def sum(x: np.ndarray) -> float:
+    def sum(self, x: np.ndarray) -> float:
         return float(x.sum())
 
-    @staticmethod
-    def dot(x: np.ndarray) -> float:
+    def dot(self, x: np.ndarray) -> float:
         return float(np.dot(x, x))
 
-    @staticmethod
-    def count_nonzero(x: np.ndarray) -> int:
+    def count_nonzero(self, x: np.ndarray) -> int:
         return int(np.count_nonzero(x))
 
-    @staticmethod
-    def split_nonfinite(x: np.ndarray) -> tuple[int, int, int, np.ndarray]:
+    def split_nonfinite(self, x: np.ndarray) -> tuple[int, int, int, np.ndarray]:
         nan = int(np.isnan(x).sum())
         pos, neg = int((x == np.inf).sum()), int((x == -np.inf).sum())
         return nan, pos, neg, x[np.isfinite(x)]
 
-    @staticmethod
-    def as_float64(x: np.ndarray) -> np.ndarray:
+    def as_float64(self, x: np.ndarray) -> np.ndarray:
         return x.astype(np.float64)
 
-    @staticmethod
-    def bin_counts(x: np.ndarray, lo: float, hi: float, nb: int) -> np.ndarray:
+    def bin_counts(self, x: np.ndarray, lo: float, hi: float, nb: int, clean: bool) -> np.ndarray:
         x = x.astype(np.float64)
+        x = x if clean else x[np.isfinite(x)]
         # The same arithmetic as np.histogram's equal-width bins.
-        idx = np.floor((x[np.isfinite(x)] - lo) * (nb / (hi - lo))).clip(0, nb - 1)
+        idx = np.floor((x - lo) * (nb / (hi - lo))).clip(0, nb - 1)
         return np.bincount(idx.astype(np.intp), minlength=nb)
 
 
@@ -349,7 +340,7 @@ def _numpy_source(a: np.ndarray) -> _Source:
     """Numpy arrays: numbers only; std with ddof=0 like ``a.std()``."""
     if a.dtype.kind not in "biufc":
         raise ValueError(f"Statistics need numbers; this array holds {a.dtype} values.")
-    src = _Source(a, _NumpyOps, int(a.size), str(a.dtype))
+    src = _Source(a, _NumpyOps(), int(a.size), str(a.dtype))
     src.integral = a.dtype.kind in "biu"
     if a.dtype.kind == "c":
         src.notes.append("complex values: statistics of the magnitude |z|")
@@ -363,12 +354,11 @@ class _TorchOps:
     def __init__(self, torch: Any) -> None:
         self.torch = torch
 
-    def blocks(self, t: Any, unit: int) -> Iterator[Any]:
-        flat = _torch_dense_flat(t)
-        if flat is not None:
-            yield from flat.split(unit)
-        else:
-            yield from _pieces(t, unit)
+    dense_flat = staticmethod(lambda t: _torch_dense_flat(t))
+
+    @staticmethod
+    def runs(flat: Any, runs: int, length: int, every: int) -> Any:
+        return flat.as_strided((runs, length), (every, 1), flat.storage_offset())
 
     def work(self, x: Any) -> Any:
         torch = self.torch
@@ -401,9 +391,10 @@ class _TorchOps:
     def as_float64(self, x: Any) -> Any:
         return x.to(self.torch.float64)
 
-    def bin_counts(self, x: Any, lo: float, hi: float, nb: int) -> np.ndarray:
+    def bin_counts(self, x: Any, lo: float, hi: float, nb: int, clean: bool) -> np.ndarray:
         x = x.to(self.torch.float64)
-        idx = ((x[self.torch.isfinite(x)] - lo) * (nb / (hi - lo))).floor_().clamp_(0, nb - 1)
+        x = x if clean else x[self.torch.isfinite(x)]
+        idx = ((x - lo) * (nb / (hi - lo))).floor_().clamp_(0, nb - 1)
         return self.torch.bincount(idx.to(self.torch.int64), minlength=nb).cpu().numpy()
 
 

@@ -301,7 +301,7 @@ class StatsView(QWidget):
         ax.bar(edges[:-1], counts, width=widths, align="edge", color="#0072B2", edgecolor="none")
         ax.set_xlabel(self.tr("value"))
         step = hist.get("step") or 1
-        ax.set_ylabel(self.tr("count") if step == 1 else self.tr("count (every {step}th element)").format(step=step))
+        ax.set_ylabel(self.tr("count") if step == 1 else self.tr("count (sample: 1 in {step} elements)").format(step=step))
         self._figure.tight_layout()
         self._canvas.draw_idle()
 

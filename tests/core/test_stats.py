@@ -160,12 +160,18 @@ def test_float32_sums_that_would_overflow() -> None:
 def test_histogram_of_a_big_value_is_sampled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stats, "HIST_FULL_LIMIT", 1000)
     monkeypatch.setattr(stats, "HIST_SAMPLE", 100)
+    monkeypatch.setattr(stats, "HIST_SEGMENT", 10)
     t = torch.arange(5000, dtype=torch.float32)
     res = run(t, chunk_elements=64)
     hist = res["histogram"]
-    assert hist["step"] == 50 and "every 50th" in res["note"]
-    assert sum(hist["counts"]) == 100
+    assert hist["step"] == 50 and "1 in 50" in res["note"]
+    assert sum(hist["counts"]) == 100  # 10 runs of 10 elements, one run every 500 elements
+    starts = np.arange(0, 5000, 500)
+    expected, _ = np.histogram(np.concatenate([np.arange(s, s + 10) for s in starts]), bins=64, range=(0, 4999))
+    assert hist["counts"] == expected.tolist()
     assert res["count"] == 5000 and res["max"] == 4999.0  # statistics still read everything
+    strided = run(t[::2], chunk_elements=64)  # not dense: strided picks instead of runs
+    assert strided["histogram"]["step"] == 25 and sum(strided["histogram"]["counts"]) == 100
 
 
 @pytest.mark.parametrize(

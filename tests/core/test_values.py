@@ -196,6 +196,7 @@ def test_empty_dims() -> None:
     assert (res["total_rows"], res["total_cols"], res["rows"]) == (0, 0, [])
 
 
+@pytest.mark.filterwarnings("ignore:Sparse CSR tensor support is in beta")
 def test_sparse_window_is_dense_values_without_positions() -> None:
     dense = torch.tensor([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]])
     res = value_window(dense.to_sparse(), col0=1)

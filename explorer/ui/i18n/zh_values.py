@@ -44,5 +44,5 @@ STRINGS: dict[str, str] = {
     "Note: {note}": "说明：{note}",
     "value": "数值",
     "count": "个数",
-    "count (every {step}th element)": "个数（每隔 {step} 个元素取一个）",
+    "count (sample: 1 in {step} elements)": "个数（抽样：每 {step} 个元素取 1 个）",
 }
