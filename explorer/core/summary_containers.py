@@ -167,7 +167,10 @@ def module_items(name: str, module: Any) -> Iterator[tuple[str, Any]]:
 def _access_path(paths: dict[str, tuple[str, Any]], dotted: str, table: str) -> str:
     """Turn ``layers.0.weight`` into ``model.layers[0].weight`` (memoising module prefixes)."""
     prefix, _, leaf = dotted.rpartition(".")
-    owner_path, owner = _module_path(paths, prefix)
+    try:
+        owner_path, owner = _module_path(paths, prefix)
+    except Exception:  # a module whose named_parameters() disagrees with its _modules
+        return f"{paths[''][0]}.{dotted}"
     return owner_path + _step(owner, leaf, table)
 
 

@@ -110,6 +110,17 @@ def format_values(values: Any, shape: tuple[int, ...], kind: str) -> str:
     return format_nested(values)
 
 
+def _format_any(values: Any, shape: tuple[int, ...], kind: str) -> str:
+    """:func:`format_values`, falling back to the general path for odd ``tolist()`` output.
+
+    (A masked array gives None for masked elements; a subclass may not match its shape.)
+    """
+    try:
+        return format_values(values, shape, kind)
+    except (TypeError, AttributeError, ValueError):
+        return format_nested(values)
+
+
 def tensor_preview(t: Any) -> str | None:
     """Values of a small CPU tensor as text, or None when they cannot be read cheaply."""
     try:
@@ -118,7 +129,7 @@ def tensor_preview(t: Any) -> str | None:
             t = t.dequantize()
         dtype = t.dtype
         kind = "f" if dtype.is_floating_point else ("o" if dtype.is_complex else "i")
-        return format_values(t.tolist(), tuple(t.shape), kind)
+        return _format_any(t.tolist(), tuple(t.shape), kind)
     except Exception:  # exotic tensors (functorch wrappers, sparse, ...) have no readable data
         return None
 
@@ -128,7 +139,7 @@ def array_preview(a: Any) -> str | None:
     try:
         code = a.dtype.kind
         kind = "f" if code == "f" else ("i" if code in "iub" else "o")
-        return format_values(a.tolist(), tuple(a.shape), kind)
+        return _format_any(a.tolist(), tuple(a.shape), kind)
     except Exception:  # e.g. a subclass whose tolist() misbehaves
         return None
 

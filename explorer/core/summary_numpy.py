@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from explorer.core.summary_fields import add_note, blank_var, error_text
-from explorer.core.summary_format import array_preview
+from explorer.core.summary_format import array_preview, clip
 
 PREVIEW_MAX_NUMEL = 16
+DTYPE_CHARS = 200
 _BASE_CHAIN_LIMIT = 64
 
 # str(dtype) costs several microseconds in numpy 2; dtypes are hashable and few.
@@ -18,7 +19,7 @@ def _dtype_text(dtype: Any) -> str:
     """``str(dtype)`` memoised ("float64", "<U5", "[('a', '<i4'), ...]")."""
     text = _DTYPE_TEXT.get(dtype)
     if text is None:
-        text = str(dtype)
+        text = clip(str(dtype), DTYPE_CHARS)  # a structured dtype can print as kilobytes
         if len(_DTYPE_TEXT) < 512:
             _DTYPE_TEXT[dtype] = text
     return text
@@ -68,11 +69,12 @@ def array_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
 
 
 def _step_basics(a: Any, var: dict[str, Any], ndarray: type) -> None:
-    var["shape"] = list(a.shape)
+    # int(): an ndarray subclass may report numpy integers, which JSON cannot carry.
+    var["shape"] = [int(d) for d in a.shape]
     var["dtype"] = _dtype_text(a.dtype)
-    var["itemsize"] = a.itemsize
-    var["numel"] = a.size
-    var["nbytes"] = a.nbytes
+    var["itemsize"] = int(a.itemsize)
+    var["numel"] = int(a.size)
+    var["nbytes"] = int(a.nbytes)
     var["is_contiguous"] = bool(a.flags.c_contiguous)
     var["is_view"] = a.base is not None
 

@@ -437,3 +437,11 @@ def test_set_of_tensors_is_not_sorted() -> None:
     var = summarize("s", {t, u})
     assert var["kind"] == "other" and "_Recorder(shape=[64]" in var["repr"]
     assert not {"__lt__", "lt", "__gt__", "__bool__"} & set(_Recorder.calls)
+
+
+def test_odd_arrays_masked_preview_and_long_structured_dtype() -> None:
+    masked = summarize("m", np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0]))
+    assert masked["preview"] == "[1., None, 3.]"
+    wide = np.zeros(2, dtype=[(f"field_{i}", "<f8") for i in range(100)])
+    var = summarize("w", wide)
+    assert len(var["dtype"]) <= 200 and var["dtype"].startswith("[('field_0', '<f8')") and var["itemsize"] == 800
