@@ -273,12 +273,13 @@ def _torch_to_numpy(torch: Any, win: Any) -> np.ndarray:
     """Convert a small CPU window to a numpy dtype that displays faithfully."""
     if win.is_quantized:
         win = win.dequantize()
+    win = win.resolve_conj().resolve_neg()  # .numpy() refuses lazy conj/neg views
     if win.is_complex():
         return win.to(torch.complex128).numpy()
     if win.is_floating_point():
         return win.to(torch.float64).numpy()  # bf16/fp16/fp8 have no numpy twin
     try:
-        return win.resolve_neg().numpy()
+        return win.numpy()
     except (TypeError, RuntimeError):
         return np.array(win.tolist(), dtype=object).reshape(tuple(win.shape))
 

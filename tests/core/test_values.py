@@ -88,6 +88,8 @@ def _awkward() -> dict[str, object]:
         "uint8": torch.arange(250, 256, dtype=torch.uint8).reshape(2, 3),
         "int64_big": torch.tensor([2**62, -(2**62)]),
         "requires_grad": torch.arange(6.0, requires_grad=True).reshape(2, 3) * 2,
+        "conj_view": torch.tensor([1 + 2j, 3 - 4j], dtype=torch.complex128).conj(),
+        "neg_bit_view": torch.tensor([1 + 2j, 3 - 4j], dtype=torch.complex128).conj().imag,
         "np_neg_strides": np.arange(24).reshape(4, 6)[::-1, ::-2],
         "np_fortran": np.asfortranarray(np.arange(12.0).reshape(3, 4)),
         "np_float16": np.linspace(-1, 1, 6, dtype=np.float16).reshape(2, 3),
