@@ -30,7 +30,7 @@ def reference(value: object) -> dict:
     if isinstance(value, torch.Tensor):
         v = value.detach()
         v = v.to_dense() if v.layout != torch.strided else v
-        v = v.abs() if v.is_complex() else v
+        v = (v.abs() if v.is_complex() else v).resolve_neg()
         arr = v.to(torch.float64).numpy().ravel()
         ddof = 1
     else:
@@ -99,6 +99,9 @@ def _cases() -> dict[str, object]:
         "requires_grad": torch.randn(20, generator=g, requires_grad=True) * 3,
         "sparse": torch.tensor([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]]).to_sparse(),
         "constant": torch.full((33,), 4.0),
+        "conj_view": torch.randn(9, dtype=torch.complex128, generator=g).conj(),
+        "neg_bit_view": torch.randn(9, dtype=torch.complex128, generator=g).conj().imag,
+        "int_range_wide": torch.randint(-10**6, 10**6, (500,), generator=g),
         "np_float32": np.random.default_rng(0).standard_normal(500).astype(np.float32),
         "np_neg_strides": np.random.default_rng(1).standard_normal((6, 8))[::-1, ::-3],
         "np_fortran": np.asfortranarray(np.random.default_rng(2).standard_normal((5, 7))),
