@@ -83,6 +83,31 @@ def build_snapshot(namespace: dict[str, Any], *, exact_overlaps: bool = False) -
     return {"variables": variables, "memory_error": memory_error}
 
 
+def array_entries(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
+    """``(name, value)`` of every tensor/array the snapshot lists, children included, in snapshot order.
+
+    For on-demand requests (e.g. one variable's overlaps) that must agree with the
+    snapshot on names (``model[0].weight``) and on group numbering.
+
+    Parameters
+    ----------
+    namespace : dict
+        The user namespace.
+
+    Returns
+    -------
+    list of (str, object)
+        The names are the VARs' ``name`` fields; they resolve with :func:`explorer.core.resolve.resolve`.
+    """
+    entries: list[tuple[dict, Any]] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, value in list(namespace.items()):
+            if not is_hidden(name, value):
+                summarize_into(name, value, entries)
+    return [(var["name"], value) for var, value in entries]
+
+
 def _assign_memory(entries: list[tuple[dict, Any]], exact_overlaps: bool) -> str | None:
     """Run the memory module; on failure keep the VARs (null groups) and return the reason."""
     if not entries:

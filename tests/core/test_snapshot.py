@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from explorer.core.agent import Agent, decode_reply
-from explorer.core.snapshot import build_snapshot, is_hidden
+from explorer.core.snapshot import array_entries, build_snapshot, is_hidden
 from explorer.core.resolve import resolve
 from explorer.core.summary import VAR_KEYS, summarize, summarize_into
 
@@ -102,6 +102,17 @@ def test_memory_gets_every_tensor_including_children(fake_memory: _FakeMemory) -
     assert entries[0][0] is by_name["t"] and by_name["t"]["memory_group"] == "FAKE"
     assert by_name["items"]["children"][0]["memory_group"] == "FAKE"
     assert by_name["n"]["memory_group"] is None
+
+
+def test_array_entries_match_the_snapshot(fake_memory: _FakeMemory) -> None:
+    t = torch.arange(4.0)
+    model = torch.nn.Sequential(torch.nn.Linear(1, 1))
+    ns = {"_h": t, "t": t, "model": model, "d": {"k": [np.zeros(1)]}, "n": 1}
+    build_snapshot(ns)
+    snapshot_names = [var["name"] for var, _ in fake_memory.calls[0][0]]
+    pairs = array_entries(ns)
+    assert [name for name, _ in pairs] == snapshot_names == ["t", "model[0].weight", "model[0].bias", "d['k'][0]"]
+    assert all(resolve(ns, name) is value for name, value in pairs)
 
 
 def test_memory_failure_keeps_the_variables(monkeypatch: pytest.MonkeyPatch) -> None:
