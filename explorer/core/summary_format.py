@@ -185,7 +185,7 @@ class _BoundedRepr(reprlib.Repr):
         if text is not None:
             return text
         cls = type(x)
-        if cls in _EXACT_CONTAINERS or issubclass(cls, (dict, list, tuple, set, frozenset)):
+        if issubclass(cls, (dict, list, tuple, set, frozenset)):
             return self._container(x, cls, level)
         if isinstance(x, (bytes, bytearray)) and len(x) > self.maxstring:
             # slice before repr: repr of a 1 GB bytes object would build a 4 GB string
@@ -199,7 +199,7 @@ class _BoundedRepr(reprlib.Repr):
         """dict/list/tuple/set and their subclasses, in iteration order, bounded."""
         if cls.__module__ == "torch" and cls.__name__ == "Size":
             return repr(x)  # torch.Size([2, 3]): a few ints, and the familiar spelling
-        exact = cls in _EXACT_CONTAINERS
+        exact = cls is dict or cls is list or cls is tuple or cls is set
         name = cls.__name__
         n = len(x)
         if isinstance(x, dict):
@@ -235,14 +235,11 @@ class _BoundedRepr(reprlib.Repr):
         return placeholder_or_repr(x, self.maxother)
 
 
-_EXACT_CONTAINERS = frozenset({dict, list, tuple, set})
-
-
 def placeholder(x: Any) -> str:
     """Text shown for an object whose ``repr`` raised."""
     try:
         name = type(x).__name__
-    except Exception:
+    except Exception:  # pragma: no cover - type() always has a name; belt and braces
         name = "object"
     return f"<{name} object (repr failed)>"
 
@@ -253,7 +250,7 @@ def placeholder_or_repr(x: Any, limit: int) -> str:
         text = repr(x)
         if not isinstance(text, str):
             return placeholder(x)
-    except Exception:
+    except Exception:  # the point of this function: user __repr__ may raise anything
         return placeholder(x)
     return clip(text, limit)
 

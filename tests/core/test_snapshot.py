@@ -161,6 +161,9 @@ def test_hostile_namespace_values_never_fail(fake_memory: _FakeMemory) -> None:
           "m": torch.empty(2, device="meta"), "big": 10**10000}
     snap = build_snapshot(ns)
     assert _names(snap) == ["b", "u", "r", "m", "big"]
+    reprs = {v["name"]: v["repr"] for v in snap["variables"]}
+    assert reprs["b"] == "<BadRepr object (repr failed)>" and reprs["u"] == "unhashable"
+    assert reprs["big"] == "<int with 33220 bits>"
     for var in snap["variables"]:
         assert list(var) == list(VAR_KEYS)
     json.dumps(snap, allow_nan=False)
