@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
+from jupyter_client.session import Session
 from qtconsole.manager import QtKernelManager
 from traitlets.config import Config
 
@@ -66,7 +67,7 @@ class KernelSession(QObject):
         self.manager.add_restart_callback(self._on_manager_restarting, "restart")
         self.manager.add_restart_callback(self._on_manager_dead, "dead")
         self.manager.kernel_restarted.connect(self._on_manager_kernel_restarted)
-        self.client = self.manager.client()
+        self.client = self._new_client()
         self.client.start_channels()
         self.client.iopub_channel.message_received.connect(self._on_iopub_message_received)
         self.client.shell_channel.message_received.connect(self._on_shell_message_received)
@@ -74,9 +75,16 @@ class KernelSession(QObject):
 
     def console_client(self) -> Any:
         """A second client for the console widget on the same kernel."""
-        client = self.manager.client()
+        client = self._new_client()
         client.start_channels()
         return client
+
+    def _new_client(self) -> Any:
+        """A client with its own Session: ZMQ routes replies by session identity, so two
+        clients sharing the manager's Session would steal each other's replies."""
+        own = self.manager.session
+        return self.manager.client(session=Session(key=own.key, signature_scheme=own.signature_scheme,
+                                                   username=own.username))
 
     def shutdown(self) -> None:
         """Stop the kernel process (on quit)."""

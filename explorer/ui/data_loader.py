@@ -55,7 +55,9 @@ class DataLoader(QObject):
             self._next(allow_pickle=True, path=path)
             return
         if message:
-            self._problems.append(f"{os.path.basename(path) or path}: {message}")
+            name = os.path.basename(path) or path
+            # The kernel's sentences usually name the file already; don't say it twice.
+            self._problems.append(message if name in message else f"{name}: {message}")
         else:
             self._run_code(result["code"])
             self.loaded.emit(result.get("name", ""))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
-from PySide6.QtGui import QDropEvent
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from tests.ui.window_helpers import TIMEOUT, open_window, press, row_text, type_code
@@ -103,9 +103,13 @@ def test_dropped_files_become_variables_and_bad_ones_one_message(shared, tmp_pat
         path.write_bytes(b"not numpy at all")
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in [good, *bad]] + [QUrl("https://example.org/x.npy")])
-    event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    buttons, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    enter = QDragEnterEvent(QPoint(50, 50), Qt.DropAction.CopyAction, mime, buttons, mods)
+    QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime, buttons, mods)
     with qtbot.waitSignal(window.session.run_finished, timeout=TIMEOUT):
-        QApplication.sendEvent(window, event)
+        QApplication.sendEvent(window, drop)
     qtbot.waitUntil(lambda: window.inspector_model.variable("batch_data_2024") is not None, timeout=TIMEOUT)
     assert row_text(window, "batch_data_2024", "shape") == "[2, 3]"
     qtbot.waitUntil(window.banner.isVisible, timeout=TIMEOUT)

@@ -29,7 +29,13 @@ def type_code(qtbot, window, code: str) -> None:
     window.editor.setFocus()
     window.editor.selectAll()
     window.editor.textCursor().removeSelectedText()
-    qtbot.keyClicks(window.editor, code)
+    lines = code.split("\n")
+    for i, line in enumerate(lines):
+        if line:
+            qtbot.keyClicks(window.editor, line)
+        if i < len(lines) - 1:
+            qtbot.keyClick(window.editor, Qt.Key.Key_Return)  # QTest cannot type "\n" as text
+    assert window.editor.toPlainText() == code
 
 
 def press(qtbot, window, key, modifier=Qt.KeyboardModifier.NoModifier, wait_run: bool = True) -> None:
