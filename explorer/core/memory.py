@@ -36,7 +36,7 @@ memory_group
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -45,8 +45,6 @@ from explorer.core.resolve import resolve
 # GUI mode bounds: exact pair checks per call, and np.shares_memory's max_work.
 GUI_MAX_PAIRS = 20_000
 GUI_MAX_WORK = 100_000
-# The namespace walk looks at this many children per container at most.
-MAX_CHILDREN = 1_000
 # relation lists are hints for a sentence in the UI; keep snapshots small.
 RELATION_MAX_NAMES = 16
 
@@ -357,40 +355,12 @@ def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = Fal
 
 
 # -- namespace walk -----------------------------------------------------------
-def iter_arrays(namespace: dict[str, Any]) -> Iterator[tuple[str, Any]]:
-    """Tensors/arrays at top level and one level down (list/tuple/dict items, module parameters/buffers)."""
-    torch = _torch()
-    for name, value in list(namespace.items()):
-        if not isinstance(name, str) or name.startswith("_") or name in ("In", "Out"):
-            continue  # hidden like the snapshot hides them, so group labels agree
-        if is_array_like(value):
-            yield name, value
-        elif isinstance(value, dict):
-            for k, child in list(value.items())[:MAX_CHILDREN]:
-                if isinstance(k, (str, int)) and is_array_like(child):
-                    yield f"{name}[{k!r}]", child
-        elif isinstance(value, (list, tuple)):
-            for k, child in enumerate(value[:MAX_CHILDREN]):
-                if is_array_like(child):
-                    yield f"{name}[{k}]", child
-        elif torch is not None and isinstance(value, torch.nn.Module):
-            yield from _module_tensors(name, value)
-
-
-def _module_tensors(name: str, module: Any) -> Iterator[tuple[str, Any]]:
-    """A module's parameters and buffers named like ``model.fc.weight``."""
-    try:
-        found = list(module.named_parameters()) + list(module.named_buffers())
-    except Exception:  # user modules may break their own accessors
-        return
-    for pname, tensor in found[:MAX_CHILDREN]:
-        yield f"{name}.{pname}", tensor
-
-
 def group_of(namespace: dict[str, Any], name: str) -> tuple[Any, list[tuple[str, Any]], str | None]:
     """The value of *name*, the members of its memory group (itself first) and the group label."""
+    from explorer.core.snapshot import array_entries  # the snapshot's own names and order
+
     target = resolve(namespace, name)
-    items = list(iter_arrays(namespace))
+    items = list(array_entries(namespace))
     if name not in {n for n, _ in items}:
         items.insert(0, (name, target))
     keys = [allocation_key(v) for _, v in items]
