@@ -8,11 +8,8 @@ from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen, QShowEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-# Okabe-Ito: distinguishable with the common colour-vision deficiencies, and
-# saturated enough to survive a washed-out classroom projector.
-GROUP_COLORS: list[str] = [
-    "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000",
-]
+from explorer.ui.palette import GROUP_COLORS  # one palette for inspector chips and map rows
+
 _ARRAY_KINDS = {"tensor", "parameter", "ndarray"}
 _MAX_TOOLTIP_VISITS = 4
 _WRAP = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap

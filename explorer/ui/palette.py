@@ -1,4 +1,8 @@
-"""Colours for memory groups: Okabe-Ito, safe for colour-blind viewers and legible on a projector."""
+"""Colours for memory groups and memory-map rows.
+
+Okabe-Ito: distinguishable with the common colour-vision deficiencies, and
+saturated enough to survive a washed-out classroom projector.
+"""
 
 from __future__ import annotations
 
