@@ -74,6 +74,7 @@ class ValuesTableModel(QAbstractTableModel):
         self._blocks: OrderedDict[tuple[int, int], dict] = OrderedDict()
         self._pending: set[tuple[int, int]] = set()
         self._range: tuple[float, float] | None = None
+        self._failed = False
         self.heat = False
 
     # -- configuration ----------------------------------------------------------------
@@ -88,6 +89,7 @@ class ValuesTableModel(QAbstractTableModel):
         self._blocks.clear()
         self._pending.clear()
         self._range = None
+        self._failed = False
         self.endResetModel()
 
     def set_heat(self, on: bool) -> None:
@@ -184,7 +186,7 @@ class ValuesTableModel(QAbstractTableModel):
     # -- fetching -----------------------------------------------------------------------------------
     def _block(self, br: int, bc: int) -> None:
         key = (br, bc)
-        if key in self._pending or key in self._blocks or self._name is None:
+        if key in self._pending or key in self._blocks or self._name is None or self._failed:
             return
         self._pending.add(key)
         params = {
@@ -199,6 +201,7 @@ class ValuesTableModel(QAbstractTableModel):
             return  # a reply for an earlier variable or slice
         self._pending.discard(key)
         if "error" in reply or not isinstance(reply.get("result"), dict):
+            self._failed = True  # the same request would fail again on every repaint
             self.window_failed.emit(_clean_error(str(reply.get("error", ""))))
             return
         block = reply["result"]

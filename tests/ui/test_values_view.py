@@ -172,13 +172,16 @@ def test_hidden_view_fetches_when_shown(qtbot, make_view):
 
 def test_messages_for_non_arrays_and_meta(qtbot, make_view):
     meta = torch.empty(2, 3, device="meta")
-    view, _ = make_view({"m": meta, "x": 3})
+    view, source = make_view({"m": meta, "x": 3})
     view.set_variable({"name": "x", "kind": "other", "type": "int", "shape": None})
     assert view.message.isVisible() and "not a tensor" in view.message.text()
     assert view.model.rowCount() == 0
     view.set_variable(_var("m", meta))
     qtbot.waitUntil(lambda: "meta tensor" in view.message.text())
     assert not view.message.text().startswith("ValueError")
+    asked = len(source.requests)
+    view.table.viewport().repaint()  # repainting must not ask again for a window that failed
+    assert len(source.requests) == asked == 1
 
 
 def test_every_ui_string_has_a_translation():
