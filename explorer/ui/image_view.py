@@ -275,6 +275,7 @@ class ImageView(QWidget):
 
     def _draw(self, pixels: np.ndarray, payload: dict) -> None:
         self._payload, self._pixels = payload, pixels
+        self._detach_colorbar()
         array, limits, cmap = self._display_array(pixels, payload)
         if self._image is not None and self._image.get_array().shape == array.shape:
             self._image.set_data(array)  # same geometry: skip rebuilding the artist
@@ -313,6 +314,14 @@ class ImageView(QWidget):
         else:
             hi = lo + 1.0
         return values, (lo, hi), self.colormap_combo.currentData()
+
+    def _detach_colorbar(self) -> None:
+        """Stop the old colour bar listening to the reused image: it is redrawn after set_clim,
+        and updating it then would touch artists that ``cax.clear()`` already removed."""
+        colorbar = getattr(self._image, "colorbar", None)
+        if colorbar is not None:
+            self._image.callbacks.disconnect(self._image.colorbar_cid)
+            self._image.colorbar = None
 
     def _draw_colorbar(self, show: bool) -> None:
         """A colour bar beside one-channel images (its ticks are data values)."""

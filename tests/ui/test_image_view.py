@@ -210,3 +210,18 @@ def test_language_switch_retranslates(qtbot, make_view):
     finally:
         install_language("en")
     qtbot.waitUntil(lambda: view.copy_button.text() == "Copy")
+
+
+def test_redrawing_a_gray_image_keeps_the_colour_bar_consistent(qtbot, make_view):
+    """Regression: re-selecting a same-shape one-channel image reused the image artist while the
+    old colour bar still listened to it, and matplotlib printed "cannot remove artist"."""
+    raised: list[BaseException] = []
+    first, second = torch.arange(12.0).reshape(3, 4), torch.arange(12.0).reshape(3, 4) * -5
+    view, _ = make_view({"first": first, "second": second})
+    _show(qtbot, view, _var("first", first))
+    # matplotlib prints callback errors by default; collect them instead
+    view._image.callbacks.exception_handler = raised.append
+    _show(qtbot, view, _var("second", second))
+    _show(qtbot, view, _var("first", first))
+    assert raised == []
+    assert view.displayed_array_shape() == (3, 4)

@@ -31,7 +31,7 @@ def test_unsaved_text_is_offered_back_after_a_crash(qtbot) -> None:
         window.recovery.save_now()  # the 3-second timer would do the same
     finally:
         session.shutdown()  # no closeEvent: as if the app was killed
-    second, session2 = open_window(qtbot)
+    second, session2 = open_window(qtbot, keep_recovery=True)
     try:
         assert second.banner.isVisible()
         assert "Restore" in second.banner.button_titles()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
@@ -12,7 +13,14 @@ from explorer.app import create_window
 TIMEOUT = 90_000
 
 
-def open_window(qtbot, **options):
+def open_window(qtbot, keep_recovery: bool = False, **options):
+    """The real window with a real kernel; a recovery file left by an earlier test is removed unless kept."""
+    if not keep_recovery:
+        from explorer.ui.recovery import recovery_dir
+
+        path = os.path.join(recovery_dir(), "recovery.json")
+        if os.path.exists(path):
+            os.remove(path)
     QCoreApplication.setOrganizationName("TensorExplorerTests")
     QCoreApplication.setApplicationName("Tensor Explorer Tests")
     window, session = create_window(argparse.Namespace(lang="en", files=[], presentation=False, lesson=None, **options))
