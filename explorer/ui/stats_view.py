@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import shiboken6
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
@@ -189,6 +190,8 @@ class StatsView(QWidget):
         self._source.request("stats_poll", {"job": self._job}, lambda reply: self._on_source_polled(token, reply))
 
     def _on_source_started(self, token: int, reply: dict) -> None:
+        if not shiboken6.isValid(self):
+            return  # the view was closed while the kernel worked
         result = reply.get("result")
         if token != self._token:
             if isinstance(result, dict) and "job" in result:  # an orphan job: stop it wasting the kernel's time
@@ -205,7 +208,7 @@ class StatsView(QWidget):
         self._timer.start()
 
     def _on_source_polled(self, token: int, reply: dict) -> None:
-        if token != self._token:
+        if not shiboken6.isValid(self) or token != self._token:
             return
         status = reply.get("result")
         if not isinstance(status, dict):
@@ -299,9 +302,12 @@ class StatsView(QWidget):
         ax.set_axis_on()
         widths = [b - a for a, b in zip(edges[:-1], edges[1:])]
         ax.bar(edges[:-1], counts, width=widths, align="edge", color="#0072B2", edgecolor="none")
-        ax.set_xlabel(self.tr("value"))
+        size = self.font().pointSizeF()  # follow the widget font (bigger in presentation mode)
+        ax.tick_params(labelsize=size)
+        ax.set_xlabel(self.tr("value"), fontsize=size)
         step = hist.get("step") or 1
-        ax.set_ylabel(self.tr("count") if step == 1 else self.tr("count (sample: 1 in {step} elements)").format(step=step))
+        ylabel = self.tr("count") if step == 1 else self.tr("count (sample: 1 in {step} elements)").format(step=step)
+        ax.set_ylabel(ylabel, fontsize=size)
         self._figure.tight_layout()
         self._canvas.draw_idle()
 

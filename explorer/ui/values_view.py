@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QShowEvent
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QSlider,
@@ -197,8 +198,8 @@ class ValuesTableModel(QAbstractTableModel):
         self._source.request("values", params, lambda reply: self._on_source_replied(token, key, reply))
 
     def _on_source_replied(self, token: int, key: tuple[int, int], reply: dict) -> None:
-        if token != self._token:
-            return  # a reply for an earlier variable or slice
+        if not shiboken6.isValid(self) or token != self._token:
+            return  # the view was closed, or a reply for an earlier variable or slice
         self._pending.discard(key)
         if "error" in reply or not isinstance(reply.get("result"), dict):
             self._failed = True  # the same request would fail again on every repaint
@@ -287,7 +288,7 @@ class ValuesView(QWidget):
         self.table.setModel(self.model)
         for header in (self.table.horizontalHeader(), self.table.verticalHeader()):
             header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # never measure every section
-        self.table.horizontalHeader().setDefaultSectionSize(self.fontMetrics().horizontalAdvance("-0.000000e+00"))
+        self._fit_columns()
         root = QVBoxLayout(self)
         root.setContentsMargins(0, 0, 0, 0)
         root.addLayout(bar)
@@ -310,7 +311,13 @@ class ValuesView(QWidget):
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
+        elif event.type() == QEvent.Type.FontChange:
+            self._fit_columns()  # presentation mode: wider cells for the bigger font
         super().changeEvent(event)
+
+    def _fit_columns(self) -> None:
+        self.table.horizontalHeader().setDefaultSectionSize(self.fontMetrics().horizontalAdvance(" -0.00000e+00 "))
+        self.table.verticalHeader().setDefaultSectionSize(round(self.fontMetrics().height() * 1.5))
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
