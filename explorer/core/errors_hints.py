@@ -224,7 +224,7 @@ def _data_attr(tree: ast.AST, namespace: dict[str, Any], t: _Text) -> list[dict[
                 )
                 fix = (f"{name}.detach()  # {t('a view without the graph', '不带计算图的视图')}\n"
                        f"with torch.no_grad():\n    {name} -= 0.1 * {name}.grad  # {t('update parameters', '更新参数')}")
-                return [_hint("data_attr", node.lineno, t(f"Prefer .detach() to .data", "用 .detach() 代替 .data"), explanation, fix)]
+                return [_hint("data_attr", node.lineno, t("Prefer .detach() to .data", "用 .detach() 代替 .data"), explanation, fix)]
     return []
 
 

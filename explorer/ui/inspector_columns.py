@@ -72,6 +72,7 @@ def columns() -> list[Column]:
     return [
         Column("name", _t("Name"), _t("The variable's name in your code. Children of lists, dicts and modules are indented."), get("name")),
         Column("change", _t("Change"), _t("What the last run did to this variable: new, changed, or changed through another name that shares its memory."), lambda v: ""),
+        Column("memory_group", _t("Memory"), _t("Variables with the same colour share one block of memory: writing to one can change the others."), get("memory_group")),
         Column("type", _t("Type"), _t("The Python type: Tensor, Parameter (a tensor a model learns), ndarray (NumPy), or another object."), _type),
         Column("shape", _t("Shape"), _t("How many elements along each dimension. A scalar has shape []; an RGB image tensor is usually [3, H, W]."), lambda v: _shape(v.get("shape")) if v.get("kind") != "other" else (v.get("repr") or "")),
         Column("dtype", _t("Dtype"), _t("The element type: float32 is the default for tensors, int64 for integer data; most layers refuse integers."), get("dtype")),
@@ -87,7 +88,6 @@ def columns() -> list[Column]:
         Column("grad_fn", _t("grad_fn"), _t("The operation that produced this tensor (e.g. MulBackward0); backward() walks these back to the leaves."), get("grad_fn")),
         Column("retains_grad", _t("retains_grad"), _t("Whether this non-leaf tensor keeps its .grad after backward() (set with retain_grad())."), lambda v: _yes(v.get("retains_grad")), False),
         Column("grad", _t("Grad"), _t("The gradient backward() stored for this leaf; empty until backward() runs."), lambda v: _grad(v.get("grad"))),
-        Column("memory_group", _t("Memory"), _t("Variables with the same colour share one block of memory: writing to one can change the others."), get("memory_group")),
     ]
 
 

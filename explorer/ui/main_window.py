@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
+from importlib import metadata
 from typing import Any
 
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QFont, QIcon
 from PySide6.QtWidgets import (
-    QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget,
+    QApplication, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget,
 )
 
 from explorer.ui import main_actions
@@ -24,6 +24,13 @@ from explorer.ui.recovery import RecoveryStore
 from explorer.ui.window_files import WindowFilesMixin
 
 PRESENTATION_SCALE = 1.8
+
+
+def _installed_version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
 
 
 class MainWindow(WindowFilesMixin, QMainWindow):
@@ -42,6 +49,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self._presentation = False
         self._pending_runs: list[tuple[str, int]] = []
         self._editor_run: tuple[str, int] | None = None
+        self._kernel_torch: str | None = None
         self._build_widgets(console)
         self.actions_ = main_actions.build(self)
         self._build_status_bar()
@@ -94,6 +102,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.grad_label = QLabel(self)
         for label in (self.grad_label, self.torch_label, self.kernel_label):
             self.statusBar().addPermanentWidget(label)
+        self._installed_torch = _installed_version("torch")
 
     def _connect(self) -> None:
         self.session.status_changed.connect(self._on_session_status_changed)
@@ -121,6 +130,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self._update_recent_menu()
         self._update_title()
         self._on_session_status_changed(self.session.status)
+        self._show_torch_version(self._kernel_torch)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.LanguageChange:
@@ -244,11 +254,20 @@ class MainWindow(WindowFilesMixin, QMainWindow):
 
     def _on_session_namespace_changed(self, snapshot: dict) -> None:
         self.inspector.set_snapshot(snapshot)
-        version = snapshot.get("torch_version")
-        self.torch_label.setText(self.tr("torch {version}").format(version=version) if version else self.tr("torch not imported yet"))
+        self._kernel_torch = snapshot.get("torch_version")
+        self._show_torch_version(self._kernel_torch)
         grad = snapshot.get("grad_enabled", True)
         self.grad_label.setText("" if grad else self.tr("⚠ no_grad: gradients are off"))
         self.grad_label.setToolTip(self.tr("torch.is_grad_enabled() is False in the kernel: operations are not recorded for backward()"))
+
+    def _show_torch_version(self, imported: str | None) -> None:
+        """The kernel's torch version once imported; before that, the installed one (read without importing)."""
+        if imported:
+            self.torch_label.setText(self.tr("torch {version}").format(version=imported))
+        elif self._installed_torch:
+            self.torch_label.setText(self.tr("torch {version} (not imported yet)").format(version=self._installed_torch))
+        else:
+            self.torch_label.setText(self.tr("torch is not installed"))
 
     def _on_session_run_finished(self, run: dict) -> None:
         mine = self._editor_run is not None and run.get("code") == self._editor_run[0]

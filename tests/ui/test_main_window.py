@@ -125,8 +125,10 @@ def test_language_and_presentation_mode(shared) -> None:
     window.set_presentation(False)
     window.set_language("zh_CN")
     try:
-        assert window.actions_.menus["run"].title() == "运行(&R)"
-        assert window.inspector_model.headerData(0, Qt.Orientation.Horizontal) == "名称"
+        # installing a translator posts LanguageChange events: texts change on a later turn
+        qtbot.waitUntil(lambda: window.actions_.menus["run"].title() == "运行(&R)", timeout=TIMEOUT)
+        qtbot.waitUntil(lambda: window.inspector_model.headerData(0, Qt.Orientation.Horizontal) == "名称", timeout=TIMEOUT)
+        assert window.details.tabText(0) == "图像"
     finally:
         window.set_language("en")
-    assert window.actions_.menus["run"].title() == "&Run"
+    qtbot.waitUntil(lambda: window.actions_.menus["run"].title() == "&Run", timeout=TIMEOUT)

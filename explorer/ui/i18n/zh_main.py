@@ -69,7 +69,8 @@ STRINGS: dict[str, str] = {
     "The Python process that runs your code. Stop interrupts it; Restart starts a fresh one.":
         "运行你代码的 Python 进程。“停止”会中断它，“重启”会启动一个新的进程。",
     "torch {version}": "torch {version}",
-    "torch not imported yet": "尚未导入 torch",
+    "torch {version} (not imported yet)": "torch {version}（尚未导入）",
+    "torch is not installed": "未安装 torch",
     "⚠ no_grad: gradients are off": "⚠ no_grad：梯度计算已关闭",
     "torch.is_grad_enabled() is False in the kernel: operations are not recorded for backward()":
         "内核中 torch.is_grad_enabled() 为 False：运算不会被记录到计算图，backward() 无从求导",
