@@ -82,6 +82,9 @@ class StatsJob:
             self._result = result
             self._progress = 1.0
             self._state = "done"
+        finally:
+            # The agent may keep finished jobs (e.g. cancelled ones nobody polls): never pin the tensor.
+            self._value = None
 
     def cancel(self) -> None:
         """Ask the job to stop at its next block."""

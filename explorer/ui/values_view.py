@@ -31,12 +31,8 @@ _HEAT_STOPS = ((0.0, (171, 217, 233)), (0.5, (255, 255, 191)), (1.0, (253, 174, 
 
 
 def format_cell(cell: Any) -> str:
-    """Text of one cell: 6 significant digits for floats, NaN/Inf as sent."""
-    if isinstance(cell, bool):
-        return str(cell)
-    if isinstance(cell, float):
-        return f"{cell:.6g}"
-    return str(cell)
+    """Text of one cell: 6 significant digits for floats, NaN/Inf as sent (strings)."""
+    return f"{cell:.6g}" if isinstance(cell, float) else str(cell)
 
 
 def heat_color(x: float, lo: float, hi: float) -> QColor:
@@ -49,8 +45,7 @@ def heat_color(x: float, lo: float, hi: float) -> QColor:
 
 def table_extent(shape: list[int], row_dim: int | None, col_dim: int | None) -> tuple[int, int]:
     """Rows and columns of the 2-d slice (0 x 0 when a fixed dim is empty), as the kernel computes them."""
-    fixed_empty = any(s == 0 for d, s in enumerate(shape) if d not in (row_dim, col_dim))
-    if fixed_empty:
+    if any(s == 0 for d, s in enumerate(shape) if d not in (row_dim, col_dim)):
         return 0, 0
     rows = shape[row_dim] if row_dim is not None else 1
     cols = shape[col_dim] if col_dim is not None else 1

@@ -246,3 +246,20 @@ _FLOATS = st.one_of(
 def test_property_matches_numpy(arr: np.ndarray, chunk: int, as_torch: bool) -> None:
     value = torch.from_numpy(arr.copy()) if as_torch else arr
     check(value, run(value, chunk_elements=chunk), rtol=1e-4)
+
+
+@pytest.mark.parametrize("cancel", [False, True])
+def test_finished_job_does_not_keep_the_value_alive(cancel: bool) -> None:
+    import gc
+    import weakref
+
+    t = torch.randn(1000)
+    ref = weakref.ref(t)
+    job = StatsJob(t, chunk_elements=100)
+    if cancel:
+        job.cancel()
+    job.run()
+    del t
+    gc.collect()
+    assert ref() is None
+    assert job.status()["state"] == ("cancelled" if cancel else "done")
