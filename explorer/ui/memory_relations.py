@@ -34,10 +34,11 @@ def _relation(var: dict, other: dict, base: dict | None) -> str:
             return _t("{a} and {b} are the same memory (torch.from_numpy / .numpy())").format(a=name, b=other_name)
     if not overlapping:
         return _t("{a} and {b} share one allocation but no element").format(a=name, b=other_name)
-    if base is not None and other is base and var is not base:
+    base_name = base.get("name") if base is not None else None
+    if base_name == other_name and name != base_name:
         return _t("{a} is a view of {b} (strides {s}; offset {o})").format(
             a=name, b=other_name, s=_seq(var.get("strides")), o=var.get("storage_offset"))
-    if base is not None and var is base and other is not base:
+    if base_name == name and other_name != base_name:
         return _t("{b} is a view of {a} (strides {s}; offset {o})").format(
             a=name, b=other_name, s=_seq(other.get("strides")), o=other.get("storage_offset"))
     if _same_span(var, other):
@@ -59,7 +60,8 @@ def describe(selected: dict, variables: list[dict]) -> tuple[str, dict[str, str]
             text = _t("{a} has its memory to itself").format(a=selected.get("name"))
             return (f"{text} · {hint}" if hint else text), roles
         return "", roles
-    members = [v for v in variables if v.get("memory_group") == group and v is not selected]
+    # compare by name: the selected dict may be a copy made by Qt's item data
+    members = [v for v in variables if v.get("memory_group") == group and v.get("name") != selected.get("name")]
     base = _base_of([selected] + members)
     phrases = []
     for other in members:
