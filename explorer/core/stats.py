@@ -392,10 +392,11 @@ class _TorchOps:
         return nan, pos, neg, x[torch.isfinite(x)]
 
     def as_float64(self, x: Any) -> Any:
-        return x.to(self.torch.float64)
+        # MPS has no float64: those (rare, small) blocks are finished on the CPU.
+        return (x.cpu() if x.device.type == "mps" else x).to(self.torch.float64)
 
     def bin_counts(self, x: Any, lo: float, hi: float, nb: int, clean: bool) -> np.ndarray:
-        x = x.to(self.torch.float64)
+        x = self.as_float64(x)
         x = x if clean else x[self.torch.isfinite(x)]
         idx = ((x - lo) * (nb / (hi - lo))).floor_().clamp_(0, nb - 1)
         return self.torch.bincount(idx.to(self.torch.int64), minlength=nb).cpu().numpy()
