@@ -34,6 +34,14 @@ HIST_SAMPLE = 1 << 21
 #: ...of this many contiguous elements (runs, not single elements, so skipped memory is never touched).
 HIST_SEGMENT = 4096
 _MAX_BINS = 1024
+#: Result ``notes`` codes (the GUI translates them) and the English of ``note``.
+NOTES = {
+    "nonfinite_ignored": "min, max, mean and std ignore NaN and Inf",
+    "complex_magnitude": "complex values: statistics of the magnitude |z|",
+    "sparse_implicit_zeros": "sparse: stored values plus implicit zeros",
+    "quantized_dequantized": "quantized: statistics of the dequantized values",
+    "histogram_sampled": "the histogram counts a sample of about 1 in {step} elements",
+}
 
 
 class _Cancelled(Exception):
@@ -220,15 +228,16 @@ def _result(src: "_Source", acc: _Accumulator, hist: dict) -> dict:
     std = math.sqrt(max(acc.m2, 0.0) / (acc.finite - ddof)) if acc.finite > ddof else None
     notes = list(src.notes)
     if acc.nan or acc.posinf or acc.neginf:
-        notes.append("min, max, mean and std ignore NaN and Inf")
+        notes.append(NOTES["nonfinite_ignored"])
     if hist["step"] > 1:
-        notes.append(f"the histogram counts a sample of about 1 in {hist['step']} elements")
+        notes.append(NOTES["histogram_sampled"])
     return {
         "count": src.numel, "min": conv(acc.lo) if has else None, "max": conv(acc.hi) if has else None,
         "mean": acc.mean if has else None, "std": std, "std_ddof": ddof,
         "nan": acc.nan, "posinf": acc.posinf, "neginf": acc.neginf, "zeros": acc.zeros, "finite": acc.finite,
         "histogram": hist, "dtype": src.dtype,
-        "note": "; ".join(notes) or None,
+        "note": "; ".join(n.format(step=hist["step"]) for n in notes) or None,
+        "notes": [code for code, text in NOTES.items() if text in notes],
     }
 
 
@@ -346,7 +355,7 @@ def _numpy_source(a: np.ndarray) -> _Source:
     src = _Source(a, _NumpyOps(), int(a.size), str(a.dtype))
     src.integral = a.dtype.kind in "biu"
     if a.dtype.kind == "c":
-        src.notes.append("complex values: statistics of the magnitude |z|")
+        src.notes.append(NOTES["complex_magnitude"])
     return src
 
 
@@ -421,22 +430,19 @@ def _torch_source(torch: Any, t: Any) -> _Source:
         raise ValueError("Statistics of nested tensors are not supported.")
     t = t.detach()
     notes: list[str] = []
-    implicit = 0
+    implicit, data = 0, t
     if t.layout != torch.strided:
-        vals = (t.coalesce() if t.layout == torch.sparse_coo else t).values()
-        implicit = t.numel() - vals.numel()
-        notes.append("sparse: stored values plus implicit zeros")
-        data = vals
-    else:
-        data = t
+        data = (t.coalesce() if t.layout == torch.sparse_coo else t).values()
+        implicit = t.numel() - data.numel()
+        notes.append(NOTES["sparse_implicit_zeros"])
     if data.is_quantized:
         data = data.dequantize()
-        notes.append("quantized: statistics of the dequantized values")
+        notes.append(NOTES["quantized_dequantized"])
     src = _Source(data, _TorchOps(torch), int(t.numel()), str(t.dtype))
     src.implicit_zeros = implicit
     src.integral = not (data.is_floating_point() or data.is_complex())
     src.ddof = 1  # like t.std()
     if data.is_complex():
-        notes.append("complex values: statistics of the magnitude |z|")
+        notes.append(NOTES["complex_magnitude"])
     src.notes = notes
     return src

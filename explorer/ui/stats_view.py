@@ -274,7 +274,21 @@ class StatsView(QWidget):
         self.message.setVisible(bool(self.message.text()))
 
     def _note_text(self) -> str:
-        note = (self._result or {}).get("note")
+        """The kernel's notes in the current language (its English ``note`` for codes we do not know)."""
+        result = self._result or {}
+        step = (result.get("histogram") or {}).get("step") or 1
+        known = {
+            "nonfinite_ignored": self.tr("min, max, mean and std leave out NaN and Inf"),
+            "complex_magnitude": self.tr("complex values: the statistics are of the magnitude |z|"),
+            "sparse_implicit_zeros": self.tr("sparse tensor: the stored values plus the implicit zeros"),
+            "quantized_dequantized": self.tr("quantized tensor: statistics of the dequantized values"),
+            "histogram_sampled": self.tr("the histogram counts a sample of about 1 in {step} elements"),
+        }
+        codes = result.get("notes") or []
+        if all(code in known for code in codes):
+            note = "; ".join(known[code].format(step=step) for code in codes)
+        else:
+            note = result.get("note") or ""
         return self.tr("Note: {note}").format(note=note) if note else ""
 
     def _clear(self) -> None:

@@ -139,10 +139,11 @@ def test_std_follows_the_library_convention() -> None:
 
 
 def test_notes_explain_nan_complex_and_sparse() -> None:
-    assert "NaN" in run(CASES["special"])["note"]
-    assert "|z|" in run(CASES["complex"])["note"]
-    assert "implicit zeros" in run(CASES["sparse"])["note"]
-    assert run(CASES["randn"])["note"] is None
+    special, cplx, sparse, plain = (run(CASES[k]) for k in ("special", "complex", "sparse", "randn"))
+    assert "NaN" in special["note"] and special["notes"] == ["nonfinite_ignored"]
+    assert "|z|" in cplx["note"] and cplx["notes"] == ["complex_magnitude"]
+    assert "implicit zeros" in sparse["note"] and sparse["notes"] == ["sparse_implicit_zeros"]
+    assert plain["note"] is None and plain["notes"] == []
 
 
 def test_large_mean_small_spread_keeps_precision() -> None:
@@ -167,7 +168,7 @@ def test_histogram_of_a_big_value_is_sampled(monkeypatch: pytest.MonkeyPatch) ->
     t = torch.arange(5000, dtype=torch.float32)
     res = run(t, chunk_elements=64)
     hist = res["histogram"]
-    assert hist["step"] == 50 and "1 in 50" in res["note"]
+    assert hist["step"] == 50 and "1 in 50" in res["note"] and res["notes"] == ["histogram_sampled"]
     assert sum(hist["counts"]) == 100  # 10 runs of 10 elements, one run every 500 elements
     starts = np.arange(0, 5000, 500)
     expected, _ = np.histogram(np.concatenate([np.arange(s, s + 10) for s in starts]), bins=64, range=(0, 4999))

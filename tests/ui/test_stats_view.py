@@ -143,3 +143,18 @@ def test_language_switch_retranslates(qtbot, make_view):
     finally:
         install_language("en")
     qtbot.waitUntil(lambda: view.compute_button.text() == "Compute")
+
+
+def test_notes_are_translated(qtbot, make_view):
+    from explorer.ui.i18n import install_language
+
+    t = torch.tensor([1.0, float("nan")])
+    view, _ = make_view({"t": t})
+    with qtbot.waitSignal(view.stats_shown, timeout=10_000):
+        view.set_variable(_var("t", t))
+    assert view.message.text() == "Note: min, max, mean and std leave out NaN and Inf"
+    install_language("zh_CN")
+    try:
+        qtbot.waitUntil(lambda: view.message.text() == "说明：最小值、最大值、均值和标准差不计入 NaN 和 Inf")
+    finally:
+        install_language("en")
