@@ -320,17 +320,19 @@ class ValuesView(QWidget):
 
     # -- public API ---------------------------------------------------------------------
     def set_variable(self, var: dict | None) -> None:
-        """Show the values of *var* (a VAR dict); fetching starts when the table is visible."""
+        """Show the values of *var* (a VAR dict); fetching starts when the table is visible.
+
+        Same name and shape (a re-run) keeps the dims and sliders but fetches fresh values.
+        """
+        old_name, old_shape = (self._var or {}).get("name"), self._shape
         self._var = var
         shape = var.get("shape") if isinstance(var, dict) else None
         self._has_values = isinstance(shape, list) and var.get("kind") in VALUE_KINDS
         self._shape = [int(s) for s in shape] if self._has_values else []
-        n = len(self._shape)
-        self._index = [0] * n
-        self._row_dim, self._col_dim = (n - 2, n - 1) if n >= 2 else ((0, None) if n == 1 else (None, None))
-        for d in (self._row_dim, self._col_dim):
-            if d is not None:
-                self._index[d] = None
+        if not (self._has_values and var.get("name") == old_name and self._shape == old_shape):
+            n = len(self._shape)
+            self._row_dim, self._col_dim = (n - 2, n - 1) if n >= 2 else ((0, None) if n == 1 else (None, None))
+            self._index = [None if d in (self._row_dim, self._col_dim) else 0 for d in range(n)]
         self._fill_dim_combos()
         self._build_index_controls()
         self._show_problem()

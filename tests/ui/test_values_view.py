@@ -69,6 +69,22 @@ def test_slider_moves_to_another_slice(qtbot, make_view):
     assert source.requests[-1][1]["index"] == [1, None, None]
 
 
+def test_same_variable_again_keeps_the_slice_and_refreshes(qtbot, make_view):
+    ns = {"t": torch.arange(24).reshape(2, 3, 4)}
+    view, _ = make_view(ns)
+    _show(qtbot, view, _var("t", ns["t"]))
+    with qtbot.waitSignal(view.values_shown, timeout=5000):
+        view.index_spin(0).setValue(1)
+    ns["t"] = ns["t"] * 10  # the user re-ran the code: same name, same shape, new values
+    _show(qtbot, view, _var("t", ns["t"]))
+    assert view.index_spin(0).value() == 1
+    assert view.cell_text(2, 3) == "230"
+    other = torch.zeros(5, 5)
+    ns["t"] = other
+    _show(qtbot, view, _var("t", other))  # another shape: back to the defaults
+    assert view.index_spin(0) is None and view.model.rowCount() == 5
+
+
 def test_picking_dims_swaps_and_shows_the_transposed_slice(qtbot, make_view):
     t = torch.arange(2 * 3 * 4).reshape(2, 3, 4)
     view, _ = make_view({"t": t})
