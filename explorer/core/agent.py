@@ -75,7 +75,8 @@ class Agent:
             if handler is None:
                 return JsonReply({"error": f"unknown request {method!r}"})
             return JsonReply({"result": handler(**params)})
-        except ResolveError as exc:
+        except (ResolveError, ValueError) as exc:
+            # core functions raise these with one sentence meant for the user
             return JsonReply({"error": str(exc)})
         except BaseException as exc:  # noqa: BLE001 - the GUI must get an answer
             if isinstance(exc, KeyboardInterrupt):
@@ -187,6 +188,8 @@ class Agent:
         stats_job = self._jobs.get(job)
         if stats_job is not None:
             stats_job.cancel()
+            if stats_job.status()["state"] in ("done", "cancelled", "failed"):
+                self._jobs.pop(job, None)  # nobody polls a cancelled job again
         return {"job": job}
 
     # -- errors and files ---------------------------------------------------

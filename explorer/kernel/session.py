@@ -53,6 +53,7 @@ class KernelSession(QObject):
         self._runs: dict[str, dict[str, Any]] = {}
         self._status = "dead"
         self._installed = False
+        self._iopub_seen = False
         self.language = "en"
 
     # -- life cycle ---------------------------------------------------------
@@ -136,10 +137,17 @@ class KernelSession(QObject):
 
     def _install_agent(self) -> None:
         self._installed = False
+        self._iopub_seen = False
         msg_id = self.client.execute(INSTALL_CODE, silent=True, store_history=False)
         self._pending[msg_id] = self._on_agent_install_replied
 
     def _on_agent_install_replied(self, reply: dict) -> None:
+        if not self._iopub_seen:
+            # ZMQ's slow joiner: until IOPub delivers something, a run could finish unseen.
+            # Ask for kernel_info (which publishes busy/idle) until IOPub answers.
+            self.client.kernel_info()
+            QTimer.singleShot(50, lambda: self._on_agent_install_replied(reply))
+            return
         self._installed = True
         self._set_status("idle")
         self.set_language(self.language)
@@ -156,6 +164,7 @@ class KernelSession(QObject):
             callback({"result": None})
 
     def _on_iopub_message_received(self, msg: dict) -> None:
+        self._iopub_seen = True
         kind = msg["msg_type"]
         parent = msg["parent_header"].get("msg_id")
         if kind == "execute_input":
