@@ -92,14 +92,14 @@ class Agent:
         return resolve(self.user_namespace(), name)
 
     # -- namespace ----------------------------------------------------------
-    def do_snapshot(self, exact_overlaps: bool = False, code: str = "") -> dict:
+    def do_snapshot(self, exact_overlaps: bool = False, code: str = "", overlaps: bool = True) -> dict:
         """Summaries of every user variable, memory facts and what changed since last time."""
         from explorer.core.changes import ChangeTracker
         from explorer.core.copy_hints import CopyHints
         from explorer.core.snapshot import build_snapshot
 
         ns = self.user_namespace()
-        snap = build_snapshot(ns, exact_overlaps=exact_overlaps)
+        snap = build_snapshot(ns, exact_overlaps=exact_overlaps, overlaps=overlaps)
         if self._tracker is None:
             self._tracker, self._copy_hints = ChangeTracker(), CopyHints()
         self._copy_hints.update(code, ns, snap["variables"])
@@ -109,12 +109,13 @@ class Agent:
         snap["grad_enabled"] = bool(torch.is_grad_enabled()) if torch else True
         return snap
 
-    def do_after_run(self, code: str = "", failed: bool = False, exact_overlaps: bool = False) -> dict:
+    def do_after_run(self, code: str = "", failed: bool = False, exact_overlaps: bool = False,
+                     overlaps: bool = True) -> dict:
         """Everything the GUI needs after one execution, in one round trip.
 
         Each part fails on its own: a broken explainer must not hide the snapshot.
         """
-        out: dict[str, Any] = {"snapshot": self.do_snapshot(exact_overlaps=exact_overlaps, code=code)}
+        out: dict[str, Any] = {"snapshot": self.do_snapshot(exact_overlaps=exact_overlaps, code=code, overlaps=overlaps)}
         out["error"] = self._guarded(self.do_explain_error) if failed else None
         hints = [] if failed else self._guarded(self.do_hints, code=code)
         out["hints"] = hints if isinstance(hints, list) else []

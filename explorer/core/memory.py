@@ -45,6 +45,7 @@ from explorer.core.resolve import resolve
 # GUI mode bounds: exact pair checks per call, and np.shares_memory's max_work.
 GUI_MAX_PAIRS = 20_000
 GUI_MAX_WORK = 100_000
+_ARRAY_KINDS = frozenset({"tensor", "parameter", "ndarray"})
 # relation lists are hints for a sentence in the UI; keep snapshots small.
 RELATION_MAX_NAMES = 16
 
@@ -315,7 +316,28 @@ def _others(names: list[str], indices: list[int], me: int) -> list[str]:
     return [names[j] for j in indices[:RELATION_MAX_NAMES + 1] if j != me][:RELATION_MAX_NAMES]
 
 
-def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = False) -> None:
+def _key_from_var(var: dict, value: Any) -> tuple[str, int, int] | None:
+    """:func:`allocation_key` from the facts the summary already read (no torch calls)."""
+    storage, device = var.get("storage"), var.get("device")
+    if storage and isinstance(device, str) and var.get("kind") in _ARRAY_KINDS:
+        start = storage["data_ptr"]
+        return device, start, start + storage["nbytes"]
+    return allocation_key(value)
+
+
+def _reach_from_var(var: dict, value: Any) -> Reach | None:
+    """:func:`reach` from the summary's facts when they are all there, else from the value."""
+    ptr, shape, strides, itemsize = (var.get(k) for k in ("data_ptr", "shape", "byte_strides", "itemsize"))
+    device = var.get("device")
+    if None in (ptr, shape, strides, itemsize, device) or var.get("kind") not in _ARRAY_KINDS or not ptr:
+        return reach(value)
+    shape, strides = tuple(shape), tuple(strides)
+    lo, hi = extent(ptr, shape, strides, itemsize)
+    return Reach(device, ptr, shape, strides, itemsize, lo, hi, hi > lo and is_dense(shape, strides, itemsize))
+
+
+def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = False,
+                  overlaps: bool = True) -> None:
     """Fill ``memory_group``, ``overlaps``, ``overlaps_exact`` and ``relation`` in VAR dicts.
 
     Parameters
@@ -326,9 +348,13 @@ def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = Fal
         True (CLI): every overlap is exact. False (GUI): at most
         ``GUI_MAX_PAIRS`` exact checks with bounded ``max_work``; variables
         whose checks were skipped get ``overlaps_exact = False``.
+    overlaps : bool, default True
+        False: memory groups only; ``overlaps`` and ``relation`` stay ``None``
+        (the GUI asks :func:`overlaps_of` for the selected variable instead,
+        which keeps a snapshot of thousands of views within a few milliseconds).
     """
     names = [var["name"] for var, _ in entries]
-    keys = [allocation_key(v) for _, v in entries]
+    keys = [_key_from_var(var, v) for var, v in entries]
     comps = memory_components(keys)
     groups: dict[int, list[int]] = {}
     for i, c in enumerate(comps):
@@ -343,7 +369,11 @@ def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = Fal
         var["relation"] = None
     for label_no, c in enumerate(sorted(groups, key=lambda c: groups[c][0]), start=1):
         members = groups[c]
-        reaches = {i: reach(entries[i][1]) for i in members}
+        if not overlaps:
+            for i in members:
+                entries[i][0].update(memory_group=f"M{label_no}", overlaps=None, overlaps_exact=False)
+            continue
+        reaches = {i: _reach_from_var(*entries[i]) for i in members}
         over, unknown = _group_pairs(members, reaches, checker)
         rel = _relations(names, members, keys, reaches, over)
         for i in members:

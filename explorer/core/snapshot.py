@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import functools
+import gc
 import sys
 import types
 import warnings
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from explorer.core.summary import summarize_into
+from explorer.core.summary_format import preview_budget
+
+# Value previews per snapshot (the first variables get them; see summary_format).
+PREVIEW_BUDGET = 200
 
 # IPython puts these in the user namespace; they are not the user's variables.
 HIDDEN_NAMES = frozenset({"In", "Out", "exit", "quit", "get_ipython"})
@@ -54,7 +60,7 @@ def _is_code_type(cls: type) -> bool:
     return False
 
 
-def build_snapshot(namespace: dict[str, Any], *, exact_overlaps: bool = False) -> dict[str, Any]:
+def build_snapshot(namespace: dict[str, Any], *, exact_overlaps: bool = False, overlaps: bool = True) -> dict[str, Any]:
     """Summarise every user variable and assign memory groups and overlaps.
 
     Parameters
@@ -64,6 +70,8 @@ def build_snapshot(namespace: dict[str, Any], *, exact_overlaps: bool = False) -
     exact_overlaps : bool, optional
         Passed to :func:`explorer.core.memory.assign_memory` (exact byte overlap of
         every pair in a group instead of the bounded check).
+    overlaps : bool, optional
+        False: memory groups only, ``overlaps`` left null (see ``assign_memory``).
 
     Returns
     -------
@@ -73,14 +81,31 @@ def build_snapshot(namespace: dict[str, Any], *, exact_overlaps: bool = False) -
     """
     entries: list[tuple[dict, Any]] = []
     variables: list[dict[str, Any]] = []
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), preview_budget(PREVIEW_BUDGET), _gc_paused():
         # Reading metadata of exotic tensors may warn; the user's console must stay clean.
         warnings.simplefilter("ignore")
         for name, value in list(namespace.items()):
             if not is_hidden(name, value):
                 variables.append(summarize_into(name, value, entries))
-        memory_error = _assign_memory(entries, exact_overlaps)
+        memory_error = _assign_memory(entries, exact_overlaps, overlaps)
     return {"variables": variables, "memory_error": memory_error}
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Defer the cyclic GC while thousands of small VAR dicts are built.
+
+    A generation-2 pass over a process holding torch walks millions of objects;
+    triggered mid-snapshot it costs the user ~20% of the wait. It runs later,
+    when the kernel is idle, instead.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def array_entries(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -108,14 +133,14 @@ def array_entries(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
     return [(var["name"], value) for var, value in entries]
 
 
-def _assign_memory(entries: list[tuple[dict, Any]], exact_overlaps: bool) -> str | None:
+def _assign_memory(entries: list[tuple[dict, Any]], exact_overlaps: bool, overlaps: bool) -> str | None:
     """Run the memory module; on failure keep the VARs (null groups) and return the reason."""
     if not entries:
         return None
     from explorer.core.memory import assign_memory
 
     try:
-        assign_memory(entries, exact_overlaps=exact_overlaps)
+        assign_memory(entries, exact_overlaps=exact_overlaps, overlaps=overlaps)
     except Exception as exc:  # noqa: BLE001 - variables are worth showing without groups
         return f"{type(exc).__name__}: {exc}"
     return None

@@ -12,7 +12,8 @@ import itertools
 import reprlib
 import sys
 from collections import OrderedDict
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 PREVIEW_CHARS = 80
 REPR_CHARS = 200
@@ -121,8 +122,37 @@ def _format_any(values: Any, shape: tuple[int, ...], kind: str) -> str:
         return format_nested(values)
 
 
+# Previews cost ~10 us each (tolist + formatting), five times a variable's metadata.
+# A snapshot sets a budget so a namespace of thousands of small tensors stays
+# cheap; past it, previews are null (the tooltip then just lacks the values).
+_preview_budget: list[int | None] = [None]
+
+
+@contextmanager
+def preview_budget(count: int) -> Iterator[None]:
+    """Allow at most *count* value previews inside the block."""
+    previous = _preview_budget[0]
+    _preview_budget[0] = count
+    try:
+        yield
+    finally:
+        _preview_budget[0] = previous
+
+
+def _spend_preview() -> bool:
+    left = _preview_budget[0]
+    if left is None:
+        return True
+    if left <= 0:
+        return False
+    _preview_budget[0] = left - 1
+    return True
+
+
 def tensor_preview(t: Any) -> str | None:
     """Values of a small CPU tensor as text, or None when they cannot be read cheaply."""
+    if not _spend_preview():
+        return None
     try:
         if t.is_quantized:
             # tolist() does not understand quantized dtypes; the real values do.
@@ -136,6 +166,8 @@ def tensor_preview(t: Any) -> str | None:
 
 def array_preview(a: Any) -> str | None:
     """Values of a small numpy array as text, or None when they cannot be read."""
+    if not _spend_preview():
+        return None
     try:
         code = a.dtype.kind
         kind = "f" if code == "f" else ("i" if code in "iub" else "o")

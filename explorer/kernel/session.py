@@ -180,7 +180,8 @@ class KernelSession(QObject):
     def _finish_run(self, run: dict[str, Any]) -> None:
         if not self._runs:
             self._set_status("idle")
-        self.request("after_run", {"code": run["code"], "failed": run["failed"]},
+        # overlaps: False keeps big namespaces fast; the inspector asks for the selected variable's
+        self.request("after_run", {"code": run["code"], "failed": run["failed"], "overlaps": False},
                      lambda reply: self._on_after_run_replied(run, reply))
 
     def _on_after_run_replied(self, run: dict[str, Any], reply: dict) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, QPoint, QSettings, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit, QMenu, QTreeView, QVBoxLayout, QWidget
 
@@ -14,9 +16,10 @@ class InspectorView(QWidget):
 
     variable_selected = Signal(dict)
 
-    def __init__(self, model: InspectorModel, parent: QWidget | None = None) -> None:
+    def __init__(self, model: InspectorModel, source: Any = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
+        self._source = source  # asked for exact overlaps of the selection (snapshots carry groups only)
         self._selected_name: str | None = None
         self._filter = QLineEdit(self)
         self._filter.setClearButtonEnabled(True)
@@ -101,10 +104,30 @@ class InspectorView(QWidget):
             self.relation.clear()
             self.variable_selected.emit({})
             return
+        self._describe(var)
+        self.variable_selected.emit(var)
+        if var.get("memory_group") and var.get("overlaps") is None and self._source is not None:
+            self.relation.setText(self.tr("Checking which elements {name} shares…").format(name=var["name"]))
+            self._source.request("overlaps", {"name": var["name"]},
+                                 lambda reply, v=var: self._on_source_overlaps_replied(v, reply))
+
+    def _describe(self, var: dict) -> None:
         sentence, roles = describe(var, self.model.variables())
         self.model.set_highlight(roles)
         self.relation.setText(sentence)
-        self.variable_selected.emit(var)
+
+    def _on_source_overlaps_replied(self, var: dict, reply: dict) -> None:
+        result = reply.get("result")
+        if var.get("name") != self._selected_name:
+            return  # the user moved on
+        if not result:
+            self.relation.setText(self.tr("Could not check the shared memory: {why}").format(why=reply.get("error", "")))
+            return
+        var["overlaps"] = result.get("overlaps") or []
+        stored = self.model.variable(var["name"])
+        if stored is not None:
+            stored["overlaps"] = var["overlaps"]
+        self._describe(var)
 
     def _on_filter_text_changed(self, text: str) -> None:
         self._proxy.setFilterFixedString(text)

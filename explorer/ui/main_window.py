@@ -69,7 +69,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.error_card.hide()
         self.banner = BannerWidget(self)
         self.inspector_model = InspectorModel(self)
-        self.inspector = InspectorView(self.inspector_model, self)
+        self.inspector = InspectorView(self.inspector_model, self.session, self)
         self.details = DetailTabsWidget(self.session, self)
         left = QSplitter(Qt.Orientation.Vertical, self)
         left.addWidget(self.editor)

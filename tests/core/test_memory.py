@@ -241,3 +241,19 @@ def test_hostile_values_do_not_break_the_others() -> None:
     vars_ = run({"a": a, "v": a[1:], "bad": bad, "worse": worse})
     assert vars_["v"]["overlaps"] == ["a"]
     assert vars_["bad"]["memory_group"] is None and vars_["worse"]["memory_group"] is None
+
+
+def test_groups_only_mode_leaves_overlaps_for_later() -> None:
+    """The GUI's snapshots: groups are assigned, overlaps are not computed (asked per selection)."""
+    from explorer.core.memory import assign_memory, overlaps_of
+
+    t = torch.arange(8)
+    ns = {"t": t, "head": t[:4], "tail": t[4:], "alone": torch.ones(2)}
+    entries = [({"name": k}, v) for k, v in ns.items()]
+    assign_memory(entries, overlaps=False)
+    by = {var["name"]: var for var, _ in entries}
+    assert by["t"]["memory_group"] == by["head"]["memory_group"] == by["tail"]["memory_group"] == "M1"
+    assert by["alone"]["memory_group"] is None
+    assert by["head"]["overlaps"] is None and by["head"]["overlaps_exact"] is False
+    later = overlaps_of(ns, "head")
+    assert later["overlaps"] == ["t"] and later["disjoint"] == ["tail"]

@@ -27,7 +27,7 @@ class _FakeMemory:
         self.calls: list[tuple[list, bool]] = []
         self.fail = fail
 
-    def assign_memory(self, entries: list, *, exact_overlaps: bool = False) -> None:
+    def assign_memory(self, entries: list, *, exact_overlaps: bool = False, overlaps: bool = True) -> None:
         self.calls.append((list(entries), exact_overlaps))
         if self.fail:
             raise RuntimeError("memory module broke")

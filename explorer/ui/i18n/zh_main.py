@@ -197,4 +197,6 @@ STRINGS: dict[str, str] = {
     "{a} and {b} are the same memory": "{a} 和 {b} 是同一块内存",
     "{a} and {b} overlap in memory": "{a} 和 {b} 的内存有重叠",
     "{a} has its memory to itself": "{a} 独占自己的内存",
+    "Checking which elements {name} shares…": "正在检查 {name} 与哪些变量共享元素…",
+    "Could not check the shared memory: {why}": "无法检查共享内存：{why}",
 }
