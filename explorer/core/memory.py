@@ -361,8 +361,9 @@ def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = Fal
         if c is not None:
             groups.setdefault(c, []).append(i)
     checker = _PairChecker(exact_overlaps)
-    for i, (var, value) in enumerate(entries):
-        array = is_array_like(value)
+    for var, value in entries:
+        kind = var.get("kind")  # the summary's verdict, when there is one, is cheaper than asking
+        array = kind in _ARRAY_KINDS if kind is not None else is_array_like(value)
         var["memory_group"] = None
         var["overlaps"] = [] if array else None
         var["overlaps_exact"] = True if array else None
@@ -370,8 +371,10 @@ def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = Fal
     for label_no, c in enumerate(sorted(groups, key=lambda c: groups[c][0]), start=1):
         members = groups[c]
         if not overlaps:
+            label = f"M{label_no}"
             for i in members:
-                entries[i][0].update(memory_group=f"M{label_no}", overlaps=None, overlaps_exact=False)
+                var = entries[i][0]
+                var["memory_group"], var["overlaps"], var["overlaps_exact"] = label, None, False
             continue
         reaches = {i: _reach_from_var(*entries[i]) for i in members}
         over, unknown = _group_pairs(members, reaches, checker)
