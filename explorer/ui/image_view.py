@@ -15,16 +15,8 @@ from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication, QResizeEvent, QShowEvent
-from PySide6.QtWidgets import (
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QSizePolicy,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout,
+                               QWidget)
 
 LAYOUT_CHOICES = (None, "HW", "CHW", "HWC", "NCHW", "NHWC")
 COLORMAPS = ("gray", "viridis", "magma", "coolwarm")
@@ -316,8 +308,7 @@ class ImageView(QWidget):
         return values, (lo, hi), self.colormap_combo.currentData()
 
     def _detach_colorbar(self) -> None:
-        """Stop the old colour bar listening to the reused image: it is redrawn after set_clim,
-        and updating it then would touch artists that ``cax.clear()`` already removed."""
+        """Unhook the old colour bar from the reused image (it would redraw artists cax.clear() removed)."""
         colorbar = getattr(self._image, "colorbar", None)
         if colorbar is not None:
             self._image.callbacks.disconnect(self._image.colorbar_cid)

@@ -12,7 +12,8 @@ import torch
 from PySide6.QtCore import Qt
 
 from explorer.ui.i18n.zh_values import STRINGS
-from explorer.ui.values_view import BLOCK_ROWS, NAN_BACKGROUND, POSINF_COLOR, ValuesView, heat_color
+from explorer.ui.values_table_model import BLOCK_ROWS, NAN_BACKGROUND, POSINF_COLOR, heat_color
+from explorer.ui.values_view import ValuesView
 from tests.ui.fakes import InProcessSource
 
 
