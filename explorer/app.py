@@ -13,6 +13,9 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 
+KERNEL_START_DELAY_MS = 30
+
+
 def app_icon() -> QIcon:
     """The window icon, from the package's resources."""
     return QIcon(str(resources.files("explorer") / "resources" / "icon.svg"))
@@ -54,7 +57,8 @@ def create_window(options: argparse.Namespace | None = None):
         session.start()
         window.attach_console(make_console(session))
 
-    QTimer.singleShot(0, start_kernel)
+    # After the first paint: the window appears before the kernel and the console are set up.
+    QTimer.singleShot(KERNEL_START_DELAY_MS, start_kernel)
     if getattr(options, "presentation", False):
         window.set_presentation(True)
     window.open_paths(list(getattr(options, "files", []) or []))

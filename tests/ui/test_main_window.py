@@ -133,3 +133,33 @@ def test_language_and_presentation_mode(shared) -> None:
     finally:
         window.set_language("en")
     qtbot.waitUntil(lambda: window.actions_.menus["run"].title() == "&Run", timeout=TIMEOUT)
+
+
+def test_seed_autograd_example_reads_as_its_graph(shared) -> None:
+    qtbot, window = shared
+    type_code(qtbot, window, "import torch\nx = torch.tensor(2.0, requires_grad=True)\ny = x * 3\nz = y * y\nz.backward()")
+    press(qtbot, window, Qt.Key.Key_F5)
+    window.details.setCurrentWidget(window.details.graph)
+    with qtbot.waitSignal(window.details.graph.graph_shown, timeout=TIMEOUT):
+        window.inspector.select("z")
+    pairs = set(window.details.graph.edge_pairs())
+    assert {("x", "MulBackward0"), ("MulBackward0", "y"), ("y", "MulBackward0"), ("MulBackward0", "z")} <= pairs
+    assert any("36" in text for text in window.details.graph.node_texts())
+    assert row_text(window, "x", "grad") == "[] torch.float32"
+    window.details.setCurrentIndex(0)
+
+
+def test_console_input_updates_the_inspector(shared) -> None:
+    qtbot, window = shared
+    with qtbot.waitSignal(window.session.run_finished, timeout=TIMEOUT):
+        window.console.execute("typed_in_console = [1, 2]", interactive=True)
+    qtbot.waitUntil(lambda: window.inspector_model.variable("typed_in_console") is not None, timeout=TIMEOUT)
+
+
+def test_uninitialised_tensor_gets_a_hint_card(shared) -> None:
+    qtbot, window = shared
+    type_code(qtbot, window, "import torch\ngarbage = torch.Tensor(2, 3)")
+    press(qtbot, window, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: window.error_card.isVisible() and bool(window.error_card.hint_titles()), timeout=TIMEOUT)
+    assert "torch.Tensor(2, 3)" in window.error_card.hint_titles()[0]
+    assert window.editor.error_line is None

@@ -199,4 +199,5 @@ STRINGS: dict[str, str] = {
     "{a} has its memory to itself": "{a} 独占自己的内存",
     "Checking which elements {name} shares…": "正在检查 {name} 与哪些变量共享元素…",
     "Could not check the shared memory: {why}": "无法检查共享内存：{why}",
+    "Loading…": "正在加载…",
 }
