@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 
@@ -27,7 +28,12 @@ class BannerWidget(QFrame):
                      buttons: list[tuple[str, Callable[[], None]]] | None = None) -> None:
         """Show *text*; each button runs its callback and closes the banner."""
         colors = {"info": "#e8f1fb", "warning": "#fff4e0", "error": "#fdecea"}
-        self.setStyleSheet(f"#banner {{ background: {colors.get(kind, colors['info'])}; color: #202020; }}")
+        # A palette, not a style sheet: style sheets stop the presentation-mode font from reaching the text.
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.Window, QColor(colors.get(kind, colors["info"])))
+        palette.setColor(QPalette.ColorRole.WindowText, QColor("#202020"))
+        self.setPalette(palette)
+        self.setAutoFillBackground(True)
         self._label.setText(text)
         for button in self._buttons:
             button.deleteLater()
