@@ -66,6 +66,16 @@ def test_inspect_script_that_raises(tmp_path: Path) -> None:
     assert error["line"] == 4 and error["type"] == "RuntimeError"
 
 
+def test_script_reading_stdin_fails_fast_instead_of_hanging(tmp_path: Path) -> None:
+    script = tmp_path / "asks.py"
+    script.write_text("kept = 1\nanswer = input('name? ')\n")
+    out = cli("inspect", str(script), "--json", "--timeout", "120")
+    assert out.returncode == 1
+    payload = json.loads(out.stdout)
+    assert [v["name"] for v in payload["variables"]] == ["kept"]
+    assert payload["error"]["line"] == 2
+
+
 def test_inspect_readable_table(tmp_path: Path) -> None:
     script = tmp_path / "table.py"
     script.write_text("import numpy as np\nrev = np.arange(6)[::-1]\n")

@@ -8,6 +8,7 @@ would show.
 from __future__ import annotations
 
 import queue
+import shutil
 import time
 from typing import Any
 
@@ -37,7 +38,7 @@ class HeadlessKernel:
 
     def __init__(self, cwd: str | None = None) -> None:
         self.manager = KernelManager()
-        configure_manager(self.manager)
+        self._runtime = configure_manager(self.manager)
         self.manager.start_kernel(env=kernel_env(), cwd=cwd)
         self.client = self.manager.client()
         self.client.start_channels()
@@ -50,12 +51,13 @@ class HeadlessKernel:
             raise RuntimeError("could not install the explorer agent in the kernel")
 
     def run(self, code: str, timeout: float | None = None) -> dict[str, Any]:
-        """Run *code* as one visible cell; return ``{"status", "outputs"}``.
+        """Run *code* as one cell; return ``{"status", "outputs" (its errors), "interrupted"}``.
 
         On *timeout* the kernel is interrupted (the code then ends with KeyboardInterrupt).
         """
         outputs: list[dict] = []
-        msg_id = self.client.execute(code, store_history=True)
+        # No stdin: input() fails at once instead of waiting for an answer nobody can type.
+        msg_id = self.client.execute(code, store_history=True, allow_stdin=False)
         deadline = None if timeout is None else time.monotonic() + timeout
         interrupted = False
         while True:
@@ -71,7 +73,7 @@ class HeadlessKernel:
             if msg["parent_header"].get("msg_id") != msg_id:
                 continue
             kind = msg["msg_type"]
-            if kind in ("stream", "error", "execute_result", "display_data"):
+            if kind == "error":  # printed output is not kept: a script may print gigabytes
                 outputs.append({"type": kind, **msg["content"]})
             if kind == "status" and msg["content"]["execution_state"] == "idle":
                 break
@@ -105,6 +107,7 @@ class HeadlessKernel:
             except Exception:  # noqa: BLE001 - a dead kernel cannot be shut down twice
                 pass
             self.manager.cleanup_resources()
+            shutil.rmtree(self._runtime, ignore_errors=True)
 
     def __enter__(self) -> "HeadlessKernel":
         return self

@@ -63,8 +63,11 @@ def kernel_env() -> dict[str, str]:
     return env
 
 
-def configure_manager(manager: Any) -> None:
-    """Make a jupyter_client KernelManager use IPC sockets in a private temp dir and our kernel spec."""
+def configure_manager(manager: Any) -> str:
+    """Make a jupyter_client KernelManager use IPC sockets in a private temp dir and our kernel spec.
+
+    Returns the temp dir (the caller removes it after shutting the kernel down).
+    """
     from jupyter_client.kernelspec import KernelSpec
 
     runtime = tempfile.mkdtemp(prefix="tensor-explorer-")
@@ -76,3 +79,4 @@ def configure_manager(manager: Any) -> None:
     manager._kernel_spec = KernelSpec(
         argv=kernel_argv(), display_name="Tensor Explorer", language="python", env={}
     )
+    return runtime

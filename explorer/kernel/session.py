@@ -8,6 +8,7 @@ requests.
 
 from __future__ import annotations
 
+import shutil
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -47,7 +48,7 @@ class KernelSession(QObject):
         config.KernelRestarter.restart_limit = 1000
         self.manager = QtKernelManager(config=config)
         self.manager.autorestart = True
-        configure_manager(self.manager)
+        self._runtime = configure_manager(self.manager)
         self.client: Any = None
         self._pending: dict[str, Callback] = {}
         self._runs: dict[str, dict[str, Any]] = {}
@@ -94,6 +95,7 @@ class KernelSession(QObject):
         if self.manager.has_kernel:
             self.manager.shutdown_kernel(now=True)
         self.manager.cleanup_resources()
+        shutil.rmtree(self._runtime, ignore_errors=True)
         self._set_status("dead")
 
     def interrupt(self) -> None:
@@ -111,7 +113,7 @@ class KernelSession(QObject):
     # -- running code and asking the agent ----------------------------------
     def execute(self, code: str) -> str:
         """Run *code* visibly through our own client (the console normally does this)."""
-        return self.client.execute(code, store_history=True)
+        return self.client.execute(code, store_history=True, allow_stdin=False)
 
     def request(self, method: str, params: dict[str, Any], callback: Callback) -> None:
         """Ask the agent; *callback* gets ``{"result": ...}`` or ``{"error": ...}`` on the GUI thread."""

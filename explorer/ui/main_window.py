@@ -270,12 +270,15 @@ class MainWindow(WindowFilesMixin, QMainWindow):
             self.torch_label.setText(self.tr("torch is not installed"))
 
     def _on_session_run_finished(self, run: dict) -> None:
-        mine = self._editor_run is not None and run.get("code") == self._editor_run[0]
+        mine = self._editor_run is not None and (run.get("code") or "").rstrip() == self._editor_run[0].rstrip()
         offset = self._editor_run[1] - 1 if mine else None
         if mine:
             self._editor_run = None
         error = run.get("error")
-        if error:
+        if error and error.get("type") == "KeyboardInterrupt":
+            # The user pressed Stop: nothing to explain.
+            self.statusBar().showMessage(self.tr("Stopped (KeyboardInterrupt)"), 6000)
+        elif error:
             self.error_card.show_error(error)
             self.error_card.show()
             if offset is not None and error.get("line"):

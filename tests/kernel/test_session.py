@@ -42,9 +42,12 @@ def test_request_round_trip(qtbot, session) -> None:
     assert [v["name"] for v in replies[0]["result"]["variables"]] == ["a"]
 
 
-def test_stop_interrupts_an_endless_loop(qtbot, session) -> None:
-    with qtbot.waitSignal(session.status_changed, timeout=TIMEOUT, check_params_cb=lambda s: s == "busy"):
-        session.execute("while True: pass")
+def test_stop_interrupts_an_endless_loop(qtbot, session, tmp_path) -> None:
+    marker = tmp_path / "looping"
+    # The marker proves the loop is running: an interrupt that lands before the cell starts
+    # only aborts it, which would not show that a running loop can be stopped.
+    session.execute(f"open({str(marker)!r}, 'w').close()\nwhile True: pass")
+    qtbot.waitUntil(marker.exists, timeout=TIMEOUT)
     with qtbot.waitSignal(session.run_finished, timeout=TIMEOUT) as blocker:
         session.interrupt()
     assert blocker.args[0]["failed"] is True

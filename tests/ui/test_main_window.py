@@ -80,14 +80,16 @@ def test_change_through_alias_is_marked(shared) -> None:
     assert row_text(window, "src", "change") == "changed through n"
 
 
-def test_stop_interrupts_an_endless_loop(shared) -> None:
+def test_stop_interrupts_an_endless_loop(shared, tmp_path) -> None:
     qtbot, window = shared
-    type_code(qtbot, window, "while True: pass")
+    marker = tmp_path / "looping"
+    type_code(qtbot, window, f"open({str(marker)!r}, 'w').close()\nwhile True: pass")
     qtbot.keyClick(window.editor, Qt.Key.Key_F5)
-    qtbot.waitUntil(lambda: window.session.status == "busy", timeout=TIMEOUT)
+    qtbot.waitUntil(marker.exists, timeout=TIMEOUT)  # the loop is really running
     with qtbot.waitSignal(window.session.run_finished, timeout=TIMEOUT):
         qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.session.status == "idle", timeout=TIMEOUT)
+    assert not window.error_card.isVisible()  # a Stop is not an error to explain
     type_code(qtbot, window, "alive_after_stop = True")
     press(qtbot, window, Qt.Key.Key_F5)
     assert window.inspector_model.variable("alive_after_stop") is not None

@@ -200,4 +200,5 @@ STRINGS: dict[str, str] = {
     "Checking which elements {name} shares…": "正在检查 {name} 与哪些变量共享元素…",
     "Could not check the shared memory: {why}": "无法检查共享内存：{why}",
     "Loading…": "正在加载…",
+    "Stopped (KeyboardInterrupt)": "已停止（KeyboardInterrupt）",
 }
