@@ -125,6 +125,10 @@ class MainWindow(WindowFilesMixin, QMainWindow):
     # -- language and fonts -----------------------------------------------------------------
     def retranslate(self) -> None:
         main_actions.retranslate(self, self.actions_)
+        self.editor.setPlaceholderText(self.tr(
+            "Type PyTorch code here and press F5 to run it, e.g.\n\n"
+            "import torch\nt = torch.arange(10).reshape(2, 5)\ncols = t[:, 1:3]\n\n"
+            "Or open a ready lesson from the Lessons menu and step through it with Shift+Enter."))
         self._fill_language_menu()
         self._fill_lessons_menu()
         self._update_recent_menu()

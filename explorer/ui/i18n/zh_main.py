@@ -201,4 +201,5 @@ STRINGS: dict[str, str] = {
     "Could not check the shared memory: {why}": "无法检查共享内存：{why}",
     "Loading…": "正在加载…",
     "Stopped (KeyboardInterrupt)": "已停止（KeyboardInterrupt）",
+    "Type PyTorch code here and press F5 to run it, e.g.\n\nimport torch\nt = torch.arange(10).reshape(2, 5)\ncols = t[:, 1:3]\n\nOr open a ready lesson from the Lessons menu and step through it with Shift+Enter.": "在这里输入 PyTorch 代码，按 F5 运行，例如：\n\nimport torch\nt = torch.arange(10).reshape(2, 5)\ncols = t[:, 1:3]\n\n也可以从“课程”菜单打开现成的课程，用 Shift+Enter 逐格运行。",
 }
