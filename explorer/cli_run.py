@@ -46,6 +46,7 @@ def _load_into(kernel: HeadlessKernel, options: argparse.Namespace, script: str 
     target = options.target
     if script is not None:
         code = script
+        kernel.request("script_context", {"path": os.path.abspath(target)})
     else:
         reply = kernel.request("prepare_load", {"path": os.path.abspath(target), "allow_pickle": options.allow_pickle})
         result = reply.get("result") or {}

@@ -76,6 +76,16 @@ def test_script_reading_stdin_fails_fast_instead_of_hanging(tmp_path: Path) -> N
     assert payload["error"]["line"] == 2
 
 
+def test_script_runs_as_python_would_run_it(tmp_path: Path) -> None:
+    (tmp_path / "helper_mod.py").write_text("VALUE = 42\n")
+    script = tmp_path / "uses_helper.py"
+    script.write_text("import os, helper_mod\nvalue = helper_mod.VALUE\nhere = os.path.basename(__file__)\n")
+    out = cli("inspect", str(script), "--json", cwd=Path("/"))
+    assert out.returncode == 0, out.stdout
+    by = {v["name"]: v for v in json.loads(out.stdout)["variables"]}
+    assert by["value"]["repr"] == "42" and by["here"]["repr"] == "'uses_helper.py'"
+
+
 def test_inspect_readable_table(tmp_path: Path) -> None:
     script = tmp_path / "table.py"
     script.write_text("import numpy as np\nrev = np.arange(6)[::-1]\n")

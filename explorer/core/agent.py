@@ -63,6 +63,7 @@ class Agent:
         self.code_filenames: Callable[[], set[str]] = lambda: set()
         self._tracker = None
         self._copy_hints = None
+        self._script_dir: str | None = None  # the folder do_script_context put on sys.path
         self._jobs: dict[int, Any] = {}
         self._next_job = 1
 
@@ -133,6 +134,24 @@ class Agent:
         from explorer.core.memory import overlaps_of
 
         return overlaps_of(self.user_namespace(), name)
+
+    def do_script_context(self, path: str | None) -> dict:
+        """Run code as the script at *path*: ``__file__`` set, its folder importable (like ``python path``)."""
+        import os
+
+        if self._script_dir is not None and self._script_dir in sys.path:
+            sys.path.remove(self._script_dir)
+        self._script_dir = None
+        if not path:
+            self.namespace.pop("__file__", None)
+            return {"path": None}
+        path = os.path.abspath(path)
+        self.namespace["__file__"] = path
+        folder = os.path.dirname(path)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+            self._script_dir = folder
+        return {"path": path}
 
     def do_set_language(self, lang: str) -> dict:
         self.lang = lang

@@ -248,11 +248,19 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         colors = {"starting": "#E69F00", "idle": "#009E73", "busy": "#D55E00", "restarting": "#E69F00", "dead": "#888888"}
         self.kernel_label.setText(f"<span style='color:{colors.get(status, '#888')}'>●</span> {texts.get(status, status)}")
         self.kernel_label.setToolTip(self.tr("The Python process that runs your code. Stop interrupts it; Restart starts a fresh one."))
-        self.actions_["stop"].setEnabled(status == "busy")
+        # Enabled whenever a kernel runs: the GUI may not have heard "busy" yet when the user
+        # presses Stop, and interrupting an idle kernel does no harm.
+        self.actions_["stop"].setEnabled(status in ("idle", "busy"))
         if status == "idle":
             QTimer.singleShot(0, self._flush_runs)
 
+    def sync_script_context(self) -> None:
+        """Tell the kernel which file the editor holds (``__file__``, sibling imports)."""
+        # Before the kernel is up the request is answered with an error; agent_installed repeats it.
+        self.session.request("script_context", {"path": self.file_path}, lambda _reply: None)
+
     def _on_session_agent_installed(self) -> None:
+        self.sync_script_context()
         self._flush_runs()
         self.flush_startup_files()
 

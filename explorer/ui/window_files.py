@@ -50,6 +50,7 @@ class WindowFilesMixin:
         self.file_path = path
         self.recovery.file_path = path
         self._update_title()
+        self.sync_script_context()
 
     def save_script(self) -> bool:
         if not self.file_path:
@@ -70,6 +71,7 @@ class WindowFilesMixin:
             return False
         self.file_path = os.path.abspath(path)
         self.recovery.file_path = self.file_path
+        self.sync_script_context()
         self._add_recent(path)
         return self.save_script()
 

@@ -165,3 +165,16 @@ def test_uninitialised_tensor_gets_a_hint_card(shared) -> None:
     qtbot.waitUntil(lambda: window.error_card.isVisible() and bool(window.error_card.hint_titles()), timeout=TIMEOUT)
     assert "torch.Tensor(2, 3)" in window.error_card.hint_titles()[0]
     assert window.editor.error_line is None
+
+
+def test_opened_script_runs_with_its_file_and_folder(shared, tmp_path) -> None:
+    qtbot, window = shared
+    (tmp_path / "sibling_helper.py").write_text("ANSWER = 41 + 1\n")
+    script = tmp_path / "lesson_here.py"
+    script.write_text("import os, sibling_helper\nanswer = sibling_helper.ANSWER\nscript_name = os.path.basename(__file__)\n")
+    assert window.open_script(str(script))
+    assert window.windowTitle().startswith("lesson_here.py")
+    press(qtbot, window, Qt.Key.Key_F5)
+    assert row_text(window, "answer", "shape") == "42"
+    assert row_text(window, "script_name", "shape") == "'lesson_here.py'"
+    window.new_script()
