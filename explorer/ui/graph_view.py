@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 import networkx as nx
 from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF, QShowEvent
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from explorer.ui.selection_fetch import SelectionFetch
 
 # Light fills with black text stay readable on a projector and in dark themes.
 FILLS = {
@@ -70,10 +72,8 @@ class GraphView(QWidget):
 
     def __init__(self, source: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._source = source
         self._var: dict | None = None
-        self._token = 0
-        self._pending = False
+        self._fetcher = SelectionFetch(self, source, self._fetch)
         self._result: dict | None = None
         self._labels: list[str] = []
         self._texts: list[str] = []
@@ -148,18 +148,15 @@ class GraphView(QWidget):
     def set_variable(self, var: dict | None) -> None:
         """Show the graph of *var* (a VAR dict), fetching it now if visible, else when shown."""
         self._var = var
-        self._token += 1  # any reply still in flight is now stale
-        self._pending = False
+        self._fetcher.restart()  # any reply still in flight is now stale
         self._result = None
         self._clear()
         if var is None:
             self._show_message(self.tr("Select a tensor to see the autograd graph that produced it."))
         elif var.get("kind") not in ("tensor", "parameter"):
             self._show_message(self.tr("Only torch tensors have an autograd graph."))
-        elif self.isVisible():
-            self._fetch()
         else:
-            self._pending = True
+            self._fetcher.schedule()
 
     def refresh(self) -> None:
         """Fetch the graph of the current variable again (e.g. after backward())."""
@@ -187,12 +184,6 @@ class GraphView(QWidget):
         return float(self._view.transform().m11())
 
     # -- events -------------------------------------------------------------------
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if self._pending:
-            self._pending = False
-            self._fetch()
-
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate_toolbar()
@@ -242,15 +233,10 @@ class GraphView(QWidget):
     # -- requests -------------------------------------------------------------------
     def _fetch(self) -> None:
         assert self._var is not None
-        token = self._token
         self._show_message(self.tr("Reading the graph…"))
-        self._source.request(
-            "graph", {"name": self._var["name"]}, lambda reply: self._on_source_replied(token, reply)
-        )
+        self._fetcher.request("graph", {"name": self._var["name"]}, self._on_source_replied)
 
-    def _on_source_replied(self, token: int, reply: dict) -> None:
-        if token != self._token:
-            return  # a reply for a variable that is no longer selected
+    def _on_source_replied(self, reply: dict) -> None:
         if "error" in reply:
             self._show_message(self.tr("Could not read the graph: {error}").format(error=reply["error"]))
             return

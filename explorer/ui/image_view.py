@@ -14,9 +14,11 @@ import numpy as np
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QFontDatabase, QGuiApplication, QResizeEvent, QShowEvent
+from PySide6.QtGui import QFontDatabase, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout,
                                QWidget)
+
+from explorer.ui.selection_fetch import SelectionFetch
 
 LAYOUT_CHOICES = (None, "HW", "CHW", "HWC", "NCHW", "NHWC")
 COLORMAPS = ("gray", "viridis", "magma", "coolwarm")
@@ -40,10 +42,8 @@ class ImageView(QWidget):
 
     def __init__(self, source: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._source = source
         self._var: dict | None = None
-        self._token = 0
-        self._pending = False
+        self._fetcher = SelectionFetch(self, source, self._fetch)
         self._payload: dict | None = None
         self._pixels: np.ndarray | None = None
         self._requested_size = (0, 0)
@@ -136,8 +136,7 @@ class ImageView(QWidget):
     def set_variable(self, var: dict | None) -> None:
         """Show *var* (a VAR dict), fetching its pixels now if visible, else when shown."""
         self._var = var
-        self._token += 1  # replies still in flight are now stale
-        self._pending = False
+        self._fetcher.restart()  # replies still in flight are now stale
         self._payload = None
         for combo in (self.layout_combo, self.channel_combo):
             _select_quietly(combo, 0)
@@ -145,10 +144,8 @@ class ImageView(QWidget):
         problem = self._problem(var)
         if problem is not None:
             self._show_message(problem)
-        elif self.isVisible():
-            self._fetch()
         else:
-            self._pending = True
+            self._fetcher.schedule()
 
     def hint_text(self) -> str:
         """The matplotlib line under the image."""
@@ -163,12 +160,6 @@ class ImageView(QWidget):
         return self._payload
 
     # -- events ------------------------------------------------------------------------
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
-        super().showEvent(event)
-        if self._pending:
-            self._pending = False
-            self._fetch()
-
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
         if self._payload is not None and self._payload.get("step", 1) > 1:
@@ -222,7 +213,7 @@ class ImageView(QWidget):
 
     def _refetch(self) -> None:
         if self._var is not None and self._problem(self._var) is None:
-            self._token += 1
+            self._fetcher.restart()
             self._fetch()
 
     def _canvas_size(self) -> tuple[int, int]:
@@ -232,16 +223,13 @@ class ImageView(QWidget):
 
     def _fetch(self) -> None:
         assert self._var is not None
-        token = self._token
         width, height = self._canvas_size()
         self._requested_size = (width, height)
         params = {"name": self._var["name"], "layout": self.layout_combo.currentData(),
                   "channel": self.channel_combo.currentData(), "max_width": width, "max_height": height}
-        self._source.request("image", params, lambda reply: self._on_source_replied(token, reply))
+        self._fetcher.request("image", params, self._on_source_replied)
 
-    def _on_source_replied(self, token: int, reply: dict) -> None:
-        if token != self._token:
-            return  # a reply for an earlier selection or an earlier layout/channel choice
+    def _on_source_replied(self, reply: dict) -> None:
         if "error" in reply:
             message = str(reply["error"]).removeprefix("ValueError: ")
             name = (self._var or {}).get("name", "")

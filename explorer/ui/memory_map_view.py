@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen, QShowEvent
+from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer.ui.palette import GROUP_COLORS  # one palette for inspector chips and map rows
+from explorer.ui.selection_fetch import SelectionFetch
 
 _ARRAY_KINDS = {"tensor", "parameter", "ndarray"}
 _MAX_TOOLTIP_VISITS = 4
@@ -44,12 +45,10 @@ class MemoryMapView(QWidget):
 
     def __init__(self, source: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._source = source
         self._var: dict | None = None
         self._payload: dict | None = None
         self._message = ""
-        self._token = 0
-        self._pending = False
+        self._fetcher = SelectionFetch(self, source, self._fetch)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.set_variable(None)
@@ -59,17 +58,14 @@ class MemoryMapView(QWidget):
         """Show the memory map of *var* (a VAR dict), fetching it now or when first shown."""
         self._var = var
         self._payload = None
-        self._token += 1  # any reply still on its way is now stale
-        self._pending = False
+        self._fetcher.restart()  # any reply still on its way is now stale
         if var is None:
             self._message = self.tr("Select a tensor or array to see its memory.")
         elif var.get("kind") not in _ARRAY_KINDS:
             self._message = self.tr("Only tensors and arrays have a memory map.")
         else:
             self._message = self.tr("Loading memory map…")
-            self._pending = True
-            if self.isVisible():
-                self._fetch()
+            self._fetcher.schedule()
         self._relayout()
 
     def payload(self) -> dict | None:
@@ -81,21 +77,10 @@ class MemoryMapView(QWidget):
         return self._message
 
     # -- fetching ----------------------------------------------------------------
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if self._pending:
-            self._fetch()
-
     def _fetch(self) -> None:
-        self._pending = False
-        token = self._token
-        name = self._var["name"]
-        self._source.request("memory_map", {"name": name},
-                             lambda reply: self._on_source_replied(token, reply))
+        self._fetcher.request("memory_map", {"name": self._var["name"]}, self._on_source_replied)
 
-    def _on_source_replied(self, token: int, reply: dict) -> None:
-        if token != self._token:
-            return  # a reply for a previously selected variable
+    def _on_source_replied(self, reply: dict) -> None:
         if "error" in reply:
             self._message = self.tr("Could not draw the memory map: {error}").format(
                 error=reply["error"])
