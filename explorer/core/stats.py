@@ -9,7 +9,7 @@ The budget is a few times one ``t.sum()``, so the work is one fused pass plus a 
   min and max skips NaN/Inf counting), ``sum`` and ``dot(x, x)`` in the block's own
   precision, merged in float64 with Chan's formula (blocks where that would lose
   precision or overflow are redone in float64), and ``count_nonzero`` only when the
-  block's range contains 0.
+  block's range contains 0 and its smallest ``|x|`` is 0.
 * Pass 2: the histogram over the finite ``[min, max]``; above ``HIST_FULL_LIMIT``
   elements it bins evenly spread runs of about ``HIST_SAMPLE`` elements and says so.
 
@@ -25,8 +25,9 @@ from typing import Any, Iterator
 
 import numpy as np
 
-#: Elements per block (4 MiB of float32): large enough to amortise per-call overhead, small enough for cache.
-CACHE_BLOCK = 1 << 20
+#: Elements per block (1 MiB of float32): large enough to amortise per-call overhead, small enough
+#: for the block's reductions to hit the cache (measured here: 2^18 beat 2^16, 2^20 and 2^22).
+CACHE_BLOCK = 1 << 18
 #: Up to this many elements the histogram counts every element.
 HIST_FULL_LIMIT = 1 << 24
 #: Above HIST_FULL_LIMIT, the histogram reads about this many elements, in evenly spaced runs...
@@ -173,7 +174,9 @@ class _Accumulator:
             if n == 0:
                 return
             lo, hi = ops.minmax(x)
-        self.zeros += 0 if (lo > 0 or hi < 0) else n - ops.count_nonzero(x)
+        if lo <= 0 <= hi and ops.min_abs(x) == 0:
+            # min|x| (one cheap pass) settles most blocks that straddle 0 without counting
+            self.zeros += n - ops.count_nonzero(x)
         self.lo, self.hi = min(self.lo, lo), max(self.hi, hi)
         self._merge(n, *_block_moments(ops, x, n, lo, hi))
 
@@ -332,6 +335,9 @@ class _NumpyOps:
     def count_nonzero(self, x: np.ndarray) -> int:
         return int(np.count_nonzero(x))
 
+    def min_abs(self, x: np.ndarray) -> float:
+        return float(np.abs(x).min())
+
     def split_nonfinite(self, x: np.ndarray) -> tuple[int, int, int, np.ndarray]:
         nan = int(np.isnan(x).sum())
         pos, neg = int((x == np.inf).sum()), int((x == -np.inf).sum())
@@ -393,6 +399,9 @@ class _TorchOps:
 
     def count_nonzero(self, x: Any) -> int:
         return int(self.torch.count_nonzero(x))
+
+    def min_abs(self, x: Any) -> float:
+        return float(x.abs().amin())
 
     def split_nonfinite(self, x: Any) -> tuple[int, int, int, Any]:
         torch = self.torch

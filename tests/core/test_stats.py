@@ -264,3 +264,13 @@ def test_finished_job_does_not_keep_the_value_alive(cancel: bool) -> None:
     gc.collect()
     assert ref() is None
     assert job.status()["state"] == ("cancelled" if cancel else "done")
+
+
+@pytest.mark.parametrize("zeros_at", [[], [3], [0, 517, 999]])
+def test_zero_count_in_blocks_that_straddle_zero(zeros_at: list[int]) -> None:
+    """Blocks whose range contains 0 are settled by min|x| first; the count must stay exact."""
+    x = torch.linspace(-1.0, 1.0, 1000) + 1e-4  # no exact zero unless placed
+    x[zeros_at] = 0.0
+    job = StatsJob(x, chunk_elements=64)
+    job.run()
+    assert job.status()["result"]["zeros"] == int((x == 0).sum()) == len(zeros_at)
