@@ -36,7 +36,7 @@ def _check_target(target: str) -> str | None:
     """Fail fast, before a kernel starts: return the script text, or None for a data file."""
     if is_script(target):
         return _read_script(target)
-    if not os.path.lexists(target):
+    if "://" not in target and not os.path.lexists(target):  # URLs get the loader's own sentence
         raise UsageError(f"{target} does not exist.")
     return None
 
@@ -48,7 +48,8 @@ def _load_into(kernel: HeadlessKernel, options: argparse.Namespace, script: str 
         code = script
         kernel.request("script_context", {"path": os.path.abspath(target)})
     else:
-        reply = kernel.request("prepare_load", {"path": os.path.abspath(target), "allow_pickle": options.allow_pickle})
+        path = target if "://" in target else os.path.abspath(target)
+        reply = kernel.request("prepare_load", {"path": path, "allow_pickle": options.allow_pickle})
         result = reply.get("result") or {}
         message = reply.get("error") or result.get("error")
         if message:

@@ -112,6 +112,12 @@ def test_unloadable_data_file_exits_2(tmp_path: Path) -> None:
     assert json.loads(out.stdout)["error"]["message"]
 
 
+def test_web_address_is_refused_in_one_sentence() -> None:
+    out = cli("inspect", "https://example.org/batch.npy", "--json")
+    assert out.returncode == 2
+    assert "address" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
 def test_inspect_data_file(tmp_path: Path) -> None:
     path = tmp_path / "2024 batch-data.npy"
     np.save(path, np.arange(12, dtype=np.int16).reshape(3, 4))
