@@ -7,8 +7,7 @@ import json
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from PIL import Image
 
 from explorer.core.agent import Agent, JsonReply, decode_reply
