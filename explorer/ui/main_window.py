@@ -60,6 +60,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.loader.problems_reported.connect(self._on_loader_problems_reported)
         self.retranslate()
         self.resize(1500, 950)
+        self._restore_layout()
 
     # -- construction -----------------------------------------------------------------
     def _build_widgets(self, console: QWidget | None) -> None:
@@ -89,6 +90,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         main.addWidget(left)
         main.addWidget(right)
         main.setSizes([700, 800])
+        self._splitters = {"left": left, "right": right, "main": main}
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -338,7 +340,25 @@ class MainWindow(WindowFilesMixin, QMainWindow):
                 problems.append(self.tr("{url}: only files on this computer can be opened, not web addresses.").format(url=url.toString()))
         self.open_paths(paths, problems)
 
+    def _restore_layout(self) -> None:
+        """Window size and pane sizes as the user left them."""
+        settings = QSettings()
+        geometry = settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        for key, splitter in self._splitters.items():
+            state = settings.value(f"window/splitter_{key}")
+            if state is not None:
+                splitter.restoreState(state)
+
+    def _save_layout(self) -> None:
+        settings = QSettings()
+        settings.setValue("window/geometry", self.saveGeometry())
+        for key, splitter in self._splitters.items():
+            settings.setValue(f"window/splitter_{key}", splitter.saveState())
+
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        self._save_layout()
         self.recovery.save_now()
         if not self.editor.document().isModified():
             self.recovery.discard()

@@ -40,3 +40,20 @@ def test_unsaved_text_is_offered_back_after_a_crash(qtbot) -> None:
     finally:
         second.close()
         session2.shutdown()
+
+
+def test_pane_sizes_are_remembered(qtbot) -> None:
+    window, session = open_window(qtbot)
+    try:
+        main = window._splitters["main"]
+        main.setSizes([300, 1100])
+        first = main.sizes()
+        window.close()
+    finally:
+        session.shutdown()
+    second, session2 = open_window(qtbot)
+    try:
+        assert second._splitters["main"].sizes() == first
+    finally:
+        second.close()
+        session2.shutdown()
