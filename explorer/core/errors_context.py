@@ -71,6 +71,10 @@ class ErrorContext:
         sep = self.t("; ", "；")
         return sep.join(self.describe(n) for n in names if n in self.objects)
 
+    def facts_sentence(self) -> str:
+        """The tensors on the line described as one sentence (empty when none): the usual card opening."""
+        return self.describe_all() + self.t(". ", "。") if self.tensors else ""
+
     def calls(self, method: str) -> list[ast.Call]:
         """Calls on the line whose function is ``<expr>.method`` or a bare ``method``."""
         tree = parse_line(self.code_line)

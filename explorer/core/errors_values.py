@@ -38,7 +38,7 @@ def _index_oob(ctx: ErrorContext) -> Card:
 
 
 def _dim_oob(ctx: ErrorContext) -> Card:
-    said = ctx.describe_all() + ctx.t(". ", "。") if ctx.tensors else ""
+    said = ctx.facts_sentence()
     if ctx.g("lo"):
         rule = ctx.t(f"Valid dimensions are {ctx.g('lo')} … {ctx.g('hi')}, but the code asked for dimension {ctx.g('got')}.",
                      f"合法的维度是 {ctx.g('lo')} … {ctx.g('hi')}，但代码用了第 {ctx.g('got')} 维。")
@@ -65,7 +65,7 @@ def _item_multi(ctx: ErrorContext) -> Card:
 
 
 def _bool_ambiguous(ctx: ErrorContext) -> Card:
-    said = ctx.describe_all() + ctx.t(". ", "。") if ctx.tensors else ""
+    said = ctx.facts_sentence()
     explanation = said + ctx.t(
         "`if`, `and`, `or`, `not` and `while` need one True/False, but a comparison of a tensor with many "
         "elements gives many. Say whether you mean all of them or any of them.",
@@ -78,7 +78,7 @@ def _bool_ambiguous(ctx: ErrorContext) -> Card:
 
 
 def _batchnorm_one(ctx: ErrorContext) -> Card:
-    said = ctx.describe_all() + ctx.t(". ", "。") if ctx.tensors else ""
+    said = ctx.facts_sentence()
     explanation = said + ctx.t(
         "In training mode BatchNorm computes a mean and variance over the batch; with a single value per "
         "channel the variance is meaningless. Use a batch of 2 or more, or call model.eval() for inference.",
