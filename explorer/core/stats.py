@@ -5,15 +5,16 @@ The budget is a few times one ``t.sum()``, so the work is one fused pass plus a 
 * Data is read as 1-d blocks of at most ``CACHE_BLOCK`` elements, so the several
   reductions of a block hit the CPU cache; a non-dense tensor is copied one bounded
   block at a time, never whole.
-* Pass 1 per block: ``aminmax`` (NaN/Inf show up in min/max, so a block with finite
-  min and max skips NaN/Inf counting), ``sum`` and ``dot(x, x)`` in the block's own
-  precision, merged in float64 with Chan's formula (blocks where that would lose
-  precision or overflow are redone in float64), and zeros are counted only when the
-  block's range contains 0 and its smallest ``|x|`` is 0.
+* Pass 1 per block (ops in :mod:`explorer.core.stats_ops`): ``dot(x, x)`` and ``sum``
+  in the block's own precision, merged in float64 with Chan's formula (blocks where
+  that would lose precision or overflow are redone in float64); then min, max and
+  "holds a zero?" from integer reductions over the float bits.  NaN/Inf show up in
+  min/max, so only blocks that hold them pay for counting them; zeros likewise.
 * Pass 2: the histogram over the finite ``[min, max]``; above ``HIST_FULL_LIMIT``
   elements it bins evenly spread runs of about ``HIST_SAMPLE`` elements and says so.
 
-Torch tensors use torch ops (they release the GIL, so the kernel stays responsive).
+Torch tensors use torch ops and, on the CPU, numpy reductions over zero-copy views;
+both release the GIL, so the kernel stays responsive.
 """
 
 from __future__ import annotations
@@ -21,16 +22,18 @@ from __future__ import annotations
 import math
 import sys
 import threading
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
+
+from explorer.core.stats_ops import NumpyOps, TorchOps
 
 #: Elements per block (1 MiB of float32): the block's reductions hit the cache (2^18 beat 2^16..2^22 here).
 CACHE_BLOCK = 1 << 18
 #: Up to this many elements the histogram counts every element.
 HIST_FULL_LIMIT = 1 << 24
 #: Above HIST_FULL_LIMIT, the histogram reads about this many elements, in evenly spaced runs...
-HIST_SAMPLE = 1 << 21
+HIST_SAMPLE = 1 << 20
 #: ...of this many contiguous elements (runs, not single elements, so skipped memory is never touched).
 HIST_SEGMENT = 4096
 _MAX_BINS = 1024
@@ -158,25 +161,46 @@ class _Accumulator:
         self.nan = self.posinf = self.neginf = self.zeros = self.finite = 0
         self.mean, self.m2 = 0.0, 0.0
         self.lo, self.hi = math.inf, -math.inf
+        self._dirty = False
 
     def add(self, ops: Any, x: Any) -> None:
         """Fold one 1-d block (already in its working float dtype) into the totals."""
         n = _length(x)
         if n == 0:
             return
-        lo, hi = ops.minmax(x)
+        if self._dirty:  # the last block held NaN/Inf: this one probably does too
+            self._add_nonfinite(ops, x, n)
+            return
+        sums = ops.sums(x)
+        lo, hi, zeros, exact = ops.scan(x, self.lo, self.hi)
         if not (math.isfinite(lo) and math.isfinite(hi)):
-            # Only blocks that really hold NaN/Inf pay for the masks.
-            nan, pos, neg, x = ops.split_nonfinite(x)
-            self.nan, self.posinf, self.neginf = self.nan + nan, self.posinf + pos, self.neginf + neg
-            n = _length(x)
-            if n == 0:
-                return
-            lo, hi = ops.minmax(x)
-        if lo <= 0 <= hi:
-            self.zeros += ops.count_zeros(x, n)
-        self.lo, self.hi = min(self.lo, lo), max(self.hi, hi)
-        self._merge(n, *_block_moments(ops, x, n, lo, hi))
+            self._add_nonfinite(ops, x, n)  # only blocks that really hold NaN/Inf pay for counting them
+            return
+        self.zeros += zeros
+        if exact:  # otherwise lo/hi are bounds that provably leave self.lo/self.hi as they are
+            self.lo, self.hi = min(self.lo, lo), max(self.hi, hi)
+        self._merge(n, *_block_moments(ops, n, lo, hi, sums, lambda: x))
+
+    def _add_nonfinite(self, ops: Any, x: Any, n: int) -> None:
+        """A block holding NaN/Inf: count them, then the usual pass over a copy with them set to 0."""
+        nan, pos, neg, filled = ops.zero_nonfinite(x)
+        self.nan, self.posinf, self.neginf = self.nan + nan, self.posinf + pos, self.neginf + neg
+        fillers = nan + pos + neg
+        self._dirty = fillers > 0
+        n -= fillers
+        if n <= 0:
+            return
+        smallest, zeros = ops.min_magnitude(x)  # over the finite values: NaN/Inf are the largest |x|
+        lo, hi, _, exact = ops.scan(filled, self.lo, self.hi, count=False)
+        if exact and not zeros and (lo == 0 or hi == 0):
+            # That 0 is a filler: the finite values have one sign, and the one of smallest
+            # magnitude is their min (or max).
+            lo, hi = (smallest, hi) if lo == 0 else (lo, -smallest)
+        self.zeros += zeros
+        if exact:
+            self.lo, self.hi = min(self.lo, lo), max(self.hi, hi)
+        # The fillers add 0 to both sums, so they are the sums of the finite values.
+        self._merge(n, *_block_moments(ops, n, lo, hi, ops.sums(filled), lambda: ops.finite_values(x)))
 
     def add_zeros(self, k: int) -> None:
         """Account for a sparse tensor's implicit zeros."""
@@ -194,11 +218,13 @@ class _Accumulator:
         self.finite = total
 
 
-def _block_moments(ops: Any, x: Any, n: int, lo: float, hi: float) -> tuple[float, float]:
-    """Mean and M2 of a finite block: fast sums, or a float64 pass when they would mislead."""
-    if lo == hi:
-        return lo, 0.0
-    s, q = ops.sum(x), ops.dot(x)
+def _block_moments(ops: Any, n: int, lo: float, hi: float, sums: tuple[float, float],
+                   values: Callable[[], Any]) -> tuple[float, float]:
+    """Mean and M2 of *n* finite values from their (sum, dot), or a float64 pass over ``values()``
+    when those sums would mislead."""
+    if lo == hi:  # (lo may be a bound of -0.0)
+        return hi, 0.0
+    s, q = sums
     if math.isfinite(s) and math.isfinite(q):
         mean = s / n
         m2 = q - s * mean
@@ -206,10 +232,9 @@ def _block_moments(ops: Any, x: Any, n: int, lo: float, hi: float) -> tuple[floa
         if m2 > 1e-3 * q:
             return mean, m2
     scale = max(abs(lo), abs(hi)) or 1.0
-    y = ops.as_float64(x) / scale
-    mean_y = ops.sum(y) / n
-    d = y - mean_y
-    return mean_y * scale, ops.dot(d) * scale * scale
+    y = ops.as_float64(values()) / scale
+    mean_y = ops.sums(y)[0] / n
+    return mean_y * scale, ops.sums(y - mean_y)[1] * scale * scale
 
 
 def _hist_range(lo: float, hi: float, bins: int, integral: bool) -> tuple[float, float, int]:
@@ -300,60 +325,11 @@ def _pieces(x: Any, unit: int) -> Iterator[Any]:
 
 
 # -- numpy -------------------------------------------------------------------------
-class _NumpyOps:
-    """Block operations for numpy arrays."""
-
-    def dense_flat(self, a: np.ndarray) -> np.ndarray | None:
-        """A 1-d view of every element (order does not matter for statistics)."""
-        return a.ravel(order="K") if (a.flags.c_contiguous or a.flags.f_contiguous) else None
-
-    def runs(self, flat: np.ndarray, runs: int, length: int, every: int) -> np.ndarray:
-        """A (runs, length) view of *flat* starting a run every *every* elements."""
-        item = flat.itemsize
-        return np.lib.stride_tricks.as_strided(flat, (runs, length), (every * item, item), writeable=False)
-
-    def work(self, x: np.ndarray) -> np.ndarray:
-        k, size = x.dtype.kind, x.dtype.itemsize
-        if k == "c":
-            return np.abs(x)
-        if x.dtype in (np.float32, np.float64):
-            return x
-        small = k == "b" or (k in "iu" and size <= 2) or (k == "f" and size <= 2)
-        return x.astype(np.float32 if small else np.float64)
-
-    def minmax(self, x: np.ndarray) -> tuple[float, float]:
-        return float(x.min()), float(x.max())
-
-    def sum(self, x: np.ndarray) -> float:
-        return float(x.sum())
-
-    def dot(self, x: np.ndarray) -> float:
-        return float(np.dot(x, x))
-
-    def count_zeros(self, x: np.ndarray, n: int) -> int:
-        return 0 if np.abs(x).min() else n - int(np.count_nonzero(x))
-
-    def split_nonfinite(self, x: np.ndarray) -> tuple[int, int, int, np.ndarray]:
-        nan = int(np.isnan(x).sum())
-        pos, neg = int((x == np.inf).sum()), int((x == -np.inf).sum())
-        return nan, pos, neg, x[np.isfinite(x)]
-
-    def as_float64(self, x: np.ndarray) -> np.ndarray:
-        return x.astype(np.float64)
-
-    def bin_counts(self, x: np.ndarray, lo: float, hi: float, nb: int, clean: bool) -> np.ndarray:
-        x = x.astype(np.float64)
-        x = x if clean else x[np.isfinite(x)]
-        # The same arithmetic as np.histogram's equal-width bins.
-        idx = np.floor((x - lo) * (nb / (hi - lo))).clip(0, nb - 1)
-        return np.bincount(idx.astype(np.intp), minlength=nb)
-
-
 def _numpy_source(a: np.ndarray) -> _Source:
     """Numpy arrays: numbers only; std with ddof=0 like ``a.std()``."""
     if a.dtype.kind not in "biufc":
         raise ValueError(f"Statistics need numbers; this array holds {a.dtype} values.")
-    src = _Source(a, _NumpyOps(), int(a.size), str(a.dtype))
+    src = _Source(a, NumpyOps(), int(a.size), str(a.dtype))
     src.integral = a.dtype.kind in "biu"
     if a.dtype.kind == "c":
         src.notes.append(NOTES["complex_magnitude"])
@@ -361,69 +337,6 @@ def _numpy_source(a: np.ndarray) -> _Source:
 
 
 # -- torch -------------------------------------------------------------------------
-class _TorchOps:
-    """Block operations for torch tensors (they run without the GIL)."""
-
-    def __init__(self, torch: Any) -> None:
-        self.torch = torch
-
-    dense_flat = staticmethod(lambda t: _torch_dense_flat(t))
-
-    @staticmethod
-    def runs(flat: Any, runs: int, length: int, every: int) -> Any:
-        return flat.as_strided((runs, length), (every, 1), flat.storage_offset())
-
-    def work(self, x: Any) -> Any:
-        torch = self.torch
-        if x.is_complex():
-            return (x.to(torch.complex64) if x.dtype == torch.complex32 else x).abs()
-        if x.dtype in (torch.float32, torch.float64):
-            return x
-        small = x.is_floating_point() or x.dtype in (torch.bool, torch.int8, torch.uint8, torch.int16)
-        return x.to(torch.float32 if small else torch.float64)
-
-    def minmax(self, x: Any) -> tuple[float, float]:
-        lo, hi = self.torch.aminmax(x)
-        return float(lo), float(hi)
-
-    def sum(self, x: Any) -> float:
-        return float(x.sum())
-
-    def dot(self, x: Any) -> float:
-        return float(self.torch.dot(x, x))
-
-    def count_zeros(self, x: Any, n: int) -> int:
-        # min|x| (one cheap pass) settles most blocks that straddle 0 without counting
-        return 0 if float(x.abs().amin()) else n - int(self.torch.count_nonzero(x))
-
-    def split_nonfinite(self, x: Any) -> tuple[int, int, int, Any]:
-        torch = self.torch
-        nan = int(torch.isnan(x).sum())
-        pos, neg = int((x == math.inf).sum()), int((x == -math.inf).sum())
-        return nan, pos, neg, x[torch.isfinite(x)]
-
-    def as_float64(self, x: Any) -> Any:
-        # MPS has no float64: those (rare, small) blocks are finished on the CPU.
-        return (x.cpu() if x.device.type == "mps" else x).to(self.torch.float64)
-
-    def bin_counts(self, x: Any, lo: float, hi: float, nb: int, clean: bool) -> np.ndarray:
-        x = self.as_float64(x)
-        x = x if clean else x[self.torch.isfinite(x)]
-        idx = ((x - lo) * (nb / (hi - lo))).floor_().clamp_(0, nb - 1)
-        return self.torch.bincount(idx.to(self.torch.int64), minlength=nb).cpu().numpy()
-
-
-def _torch_dense_flat(t: Any) -> Any:
-    """A zero-copy 1-d view of all elements when they fill their memory exactly once."""
-    dims = sorted((d for d in range(t.dim()) if t.shape[d] > 1), key=lambda d: -t.stride(d))
-    expected = 1
-    for d in reversed(dims):
-        if t.stride(d) != expected:
-            return None  # gaps, overlaps or stride 0 (expand): read it in copied pieces
-        expected *= t.shape[d]
-    return t.as_strided((t.numel(),), (1,), t.storage_offset())
-
-
 def _torch_source(torch: Any, t: Any) -> _Source:
     """Tensors: dense data, or a sparse tensor's stored values plus implicit zeros."""
     if t.is_meta or t.device.type == "meta":
@@ -440,7 +353,7 @@ def _torch_source(torch: Any, t: Any) -> _Source:
     if data.is_quantized:
         data = data.dequantize()
         notes.append(NOTES["quantized_dequantized"])
-    src = _Source(data, _TorchOps(torch), int(t.numel()), str(t.dtype))
+    src = _Source(data, TorchOps(torch), int(t.numel()), str(t.dtype))
     src.implicit_zeros = implicit
     src.integral = not (data.is_floating_point() or data.is_complex())
     src.ddof = 1  # like t.std()

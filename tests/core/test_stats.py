@@ -234,7 +234,7 @@ def test_run_in_a_thread_like_the_agent() -> None:
 
 _FLOATS = st.one_of(
     st.floats(-1e6, 1e6, width=32),
-    st.sampled_from([0.0, -0.0, float("nan"), float("inf"), -float("inf")]),
+    st.sampled_from([0.0, -0.0, float("nan"), -float("nan"), float("inf"), -float("inf")]),
 )
 
 
@@ -268,9 +268,40 @@ def test_finished_job_does_not_keep_the_value_alive(cancel: bool) -> None:
 
 @pytest.mark.parametrize("zeros_at", [[], [3], [0, 517, 999]])
 def test_zero_count_in_blocks_that_straddle_zero(zeros_at: list[int]) -> None:
-    """Blocks whose range contains 0 are settled by min|x| first; the count must stay exact."""
+    """Blocks of both signs are settled by one |x| reduction; the zero count must stay exact."""
     x = torch.linspace(-1.0, 1.0, 1000) + 1e-4  # no exact zero unless placed
     x[zeros_at] = 0.0
     job = StatsJob(x, chunk_elements=64)
     job.run()
     assert job.status()["result"]["zeros"] == int((x == 0).sum()) == len(zeros_at)
+
+
+@pytest.mark.parametrize("as_torch", [False, True])
+def test_mixed_sign_blocks_with_zeros_nan_and_late_records(as_torch: bool) -> None:
+    """Blocks of both signs take the |x| shortcut; zeros, NaN and a late new max/min must still be exact."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(5000).astype(np.float32)
+    x[rng.choice(5000, 40, replace=False)] = 0.0
+    x[rng.choice(5000, 20, replace=False)] = -0.0
+    x[[17, 2500]] = np.nan
+    x[4000] = -np.inf
+    x[4900], x[4901] = 50.0, -60.0  # records long after the |x| bounds settled
+    value = torch.from_numpy(x) if as_torch else x
+    res = run(value, chunk_elements=64)
+    check(value, res)
+    assert (res["min"], res["max"], res["zeros"]) == (-60.0, 50.0, 60)
+
+
+@pytest.mark.parametrize("as_torch", [False, True])
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_one_signed_values_with_nan_and_inf_holes(as_torch: bool, sign: float) -> None:
+    """NaN/Inf are set to 0 for the sums; that 0 must not become the min of positive (max of negative) data."""
+    rng = np.random.default_rng(9)
+    x = (sign * rng.uniform(2.0, 5.0, 3000)).astype(np.float32)
+    x[rng.choice(3000, 300, replace=False)] = np.nan
+    x[[5, 700]] = np.inf
+    x[[6, 2900]] = -np.inf
+    value = torch.from_numpy(x) if as_torch else x
+    res = run(value, chunk_elements=100)
+    check(value, res)
+    assert res["zeros"] == 0 and (res["min"] > 0 if sign > 0 else res["max"] < 0)
