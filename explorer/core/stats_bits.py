@@ -208,8 +208,9 @@ class TorchBits:
         return int(lo), int(hi), w
 
     def count_zero_magnitudes(self) -> int:
-        keys = self._keys.numpy()
-        return keys.size - int(np.count_nonzero(keys))
+        return self._keys.shape[0] - int(self.torch.count_nonzero(self._keys))
 
     def count_zeros(self, x: Any, plus: bool, minus: bool) -> int:
-        return count_bit_zeros(x.view(self._int_t[x.element_size()]).numpy(), plus, minus)
+        v = x.view(self._int_t[x.element_size()])
+        zeros = v.shape[0] - int(self.torch.count_nonzero(v)) if plus else 0
+        return zeros + (count_bit_zeros(v.numpy(), False, True) if minus else 0)

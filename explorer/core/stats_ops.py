@@ -92,6 +92,13 @@ class TorchOps:
         self._mask: np.ndarray | None = None
         self._converted: Any = None
 
+    #: CPU blocks use numpy views and integer reductions over the bits; other devices (and
+    #: tests of that path, which set this False) use plain torch ops.
+    cpu_fast_path = True
+
+    def _on_cpu(self, x: Any) -> bool:
+        return self.cpu_fast_path and x.device.type == "cpu"
+
     dense_flat = staticmethod(lambda t: torch_dense_flat(t))
 
     @staticmethod
@@ -107,7 +114,7 @@ class TorchOps:
             return x.resolve_neg()
         small = x.is_floating_point() or x.dtype in (torch.bool, torch.int8, torch.uint8, torch.int16)
         dtype = torch.float32 if small else torch.float64
-        if x.device.type != "cpu" or x.dim() != 1:
+        if not self._on_cpu(x) or x.dim() != 1:
             return x.to(dtype)
         n = x.shape[0]
         conv = self._converted
@@ -117,7 +124,7 @@ class TorchOps:
 
     def scan(self, x: Any, lo_now: float, hi_now: float, count: bool = True) -> tuple[float, float, int, bool]:
         """``(lo, hi, zeros, exact)``: see :meth:`BitScanner.scan`."""
-        if x.device.type == "cpu":
+        if self._on_cpu(x):
             return self._bits.scan(x, lo_now, hi_now, count)
         lo_t, hi_t = self.torch.aminmax(x)
         lo, hi = float(lo_t), float(hi_t)
@@ -132,7 +139,7 @@ class TorchOps:
     def zero_nonfinite(self, x: Any) -> tuple[int, int, int, Any]:
         """``(NaN count, +Inf count, -Inf count, x with those replaced by 0)``."""
         torch = self.torch
-        if x.device.type == "cpu":  # count on numpy views; fill a reused scratch block
+        if self._on_cpu(x):  # count on numpy views; fill a reused scratch block
             n = x.shape[0]
             if self._filled is None or self._filled.dtype != x.dtype or self._filled.shape[0] < n:
                 self._filled, self._mask = torch.empty_like(x), np.empty(n, dtype=bool)
@@ -144,7 +151,7 @@ class TorchOps:
 
     def min_magnitude(self, x: Any) -> tuple[float, int]:
         """The smallest ``|x|`` among the finite values, and the number of zeros."""
-        if x.device.type == "cpu":
+        if self._on_cpu(x):
             return self._bits.min_magnitude(x)
         return float(x[self.torch.isfinite(x)].abs().amin()), int((x == 0).sum())
 

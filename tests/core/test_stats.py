@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from explorer.core import stats
+from explorer.core import stats, stats_ops
 from explorer.core.stats import StatsJob
 
 
@@ -120,6 +120,16 @@ CASES = _cases()
 @pytest.mark.parametrize("chunk", [1 << 24, 7, 1])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_reference(name: str, chunk: int) -> None:
+    value = CASES[name]
+    tol = 1e-2 if name in ("bf16",) else 1e-5
+    check(value, run(value, chunk_elements=chunk), rtol=tol)
+
+
+@pytest.mark.parametrize("chunk", [1 << 24, 7])
+@pytest.mark.parametrize("name", sorted(n for n, v in CASES.items() if isinstance(v, torch.Tensor)))
+def test_device_path_matches_reference(name: str, chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plain-torch path that GPU tensors take, run here on CPU tensors."""
+    monkeypatch.setattr(stats_ops.TorchOps, "cpu_fast_path", False)
     value = CASES[name]
     tol = 1e-2 if name in ("bf16",) else 1e-5
     check(value, run(value, chunk_elements=chunk), rtol=tol)
@@ -276,8 +286,8 @@ def test_zero_count_in_blocks_that_straddle_zero(zeros_at: list[int]) -> None:
     assert job.status()["result"]["zeros"] == int((x == 0).sum()) == len(zeros_at)
 
 
-@pytest.mark.parametrize("as_torch", [False, True])
-def test_mixed_sign_blocks_with_zeros_nan_and_late_records(as_torch: bool) -> None:
+@pytest.mark.parametrize("as_torch", [False, True, "device_path"])
+def test_mixed_sign_blocks_with_zeros_nan_and_late_records(as_torch: object, monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks of both signs take the |x| shortcut; zeros, NaN and a late new max/min must still be exact."""
     rng = np.random.default_rng(5)
     x = rng.standard_normal(5000).astype(np.float32)
@@ -287,14 +297,15 @@ def test_mixed_sign_blocks_with_zeros_nan_and_late_records(as_torch: bool) -> No
     x[4000] = -np.inf
     x[4900], x[4901] = 50.0, -60.0  # records long after the |x| bounds settled
     value = torch.from_numpy(x) if as_torch else x
+    monkeypatch.setattr(stats_ops.TorchOps, "cpu_fast_path", as_torch != "device_path")
     res = run(value, chunk_elements=64)
     check(value, res)
     assert (res["min"], res["max"], res["zeros"]) == (-60.0, 50.0, 60)
 
 
-@pytest.mark.parametrize("as_torch", [False, True])
+@pytest.mark.parametrize("as_torch", [False, True, "device_path"])
 @pytest.mark.parametrize("sign", [1.0, -1.0])
-def test_one_signed_values_with_nan_and_inf_holes(as_torch: bool, sign: float) -> None:
+def test_one_signed_values_with_nan_and_inf_holes(as_torch: object, sign: float, monkeypatch: pytest.MonkeyPatch) -> None:
     """NaN/Inf are set to 0 for the sums; that 0 must not become the min of positive (max of negative) data."""
     rng = np.random.default_rng(9)
     x = (sign * rng.uniform(2.0, 5.0, 3000)).astype(np.float32)
@@ -302,6 +313,7 @@ def test_one_signed_values_with_nan_and_inf_holes(as_torch: bool, sign: float) -
     x[[5, 700]] = np.inf
     x[[6, 2900]] = -np.inf
     value = torch.from_numpy(x) if as_torch else x
+    monkeypatch.setattr(stats_ops.TorchOps, "cpu_fast_path", as_torch != "device_path")
     res = run(value, chunk_elements=100)
     check(value, res)
     assert res["zeros"] == 0 and (res["min"] > 0 if sign > 0 else res["max"] < 0)
