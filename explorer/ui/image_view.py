@@ -15,8 +15,8 @@ from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication, QResizeEvent
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QStackedWidget,
+                               QVBoxLayout, QWidget)
 
 from explorer.ui.selection_fetch import SelectionFetch
 
@@ -63,6 +63,11 @@ class ImageView(QWidget):
         self._figure.set_facecolor(self.palette().window().color().name())  # blend into the theme
         self._canvas = FigureCanvasQTAgg(self._figure)
         self._canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        # image_shown is emitted once the picture is really drawn: drawing goes through
+        # draw_idle, so the resize that showing the canvas causes and our own request
+        # coalesce into one draw instead of two or three.
+        self._shown_pending = False
+        self._canvas.mpl_connect("draw_event", self._on_canvas_drawn)
         self._axes = self._figure.add_axes((0.0, 0.0, 1.0, 1.0))
         self._axes.set_axis_off()
         self._cbar_axes = self._figure.add_axes((0.9, 0.05, 0.03, 0.9))
@@ -94,8 +99,13 @@ class ImageView(QWidget):
         root = QVBoxLayout(self)
         root.setContentsMargins(0, 0, 0, 0)
         root.addLayout(bar)
-        root.addWidget(self._message)
-        root.addWidget(self._canvas, 1)
+        # Message and canvas share one place: switching between them never resizes the
+        # canvas (a resize costs matplotlib a full redraw, even while hidden).
+        self._message.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self._stack = QStackedWidget(self)
+        self._stack.addWidget(self._canvas)
+        self._stack.addWidget(self._message)
+        root.addWidget(self._stack, 1)
         root.addWidget(self._status)
         root.addLayout(hint_row)
 
@@ -218,8 +228,9 @@ class ImageView(QWidget):
 
     def _canvas_size(self) -> tuple[int, int]:
         """Canvas size in device pixels (what the kernel should sample down to)."""
+        # The stack, not the canvas: while a message is shown the canvas keeps an old size.
         ratio = self._canvas.devicePixelRatioF()
-        return max(64, int(self._canvas.width() * ratio)), max(64, int(self._canvas.height() * ratio))
+        return max(64, int(self._stack.width() * ratio)), max(64, int(self._stack.height() * ratio))
 
     def _fetch(self) -> None:
         assert self._var is not None
@@ -246,9 +257,9 @@ class ImageView(QWidget):
     # -- drawing -------------------------------------------------------------------------
     def _show_message(self, text: str) -> None:
         self._payload, self._pixels, self._array_shape = None, None, None
+        self._shown_pending = False
         self._message.setText(text)
-        self._message.show()
-        self._canvas.hide()
+        self._stack.setCurrentWidget(self._message)
         self._status.clear()
         self.hint_edit.clear()
         self._fill_channels(self._channel_count())
@@ -271,13 +282,32 @@ class ImageView(QWidget):
         self._array_shape = tuple(array.shape)
         self._draw_colorbar(array.ndim == 2)
         self._draw_tile_labels(payload)
-        self._message.hide()
-        self._canvas.show()
+        self._stack.setCurrentWidget(self._canvas)
         self._status.setText(self._status_text(payload))
         self.hint_edit.setText(str(payload.get("hint") or ""))
         self.hint_edit.setCursorPosition(0)
-        self._canvas.draw()
-        self.image_shown.emit(payload)
+        self._shown_pending = True
+        self._canvas.draw_idle()
+
+    def _on_canvas_drawn(self, _event: Any) -> None:
+        if self._payload is None:
+            return
+        status = self._status_text(self._payload)  # the zoom follows the canvas size
+        if status != self._status.text():
+            self._status.setText(status)
+        if self._shown_pending:
+            self._shown_pending = False
+            self.image_shown.emit(self._payload)
+
+    def _screen_zoom(self, payload: dict) -> float:
+        """Screen pixels per pixel of the tensor: the kernel's sampling times the canvas's scaling."""
+        zoom = float(payload.get("zoom") or 1)
+        if self._array_shape is None:
+            return zoom
+        rows, cols = self._array_shape[:2]
+        box = self._axes.get_position()  # figure fraction; the figure's bbox is in device pixels
+        scale = min(self._figure.bbox.width * box.width / cols, self._figure.bbox.height * box.height / rows)
+        return zoom * scale
 
     def _display_array(self, pixels: np.ndarray, payload: dict) -> tuple[np.ndarray, tuple[float, float], Any]:
         """The array for imshow, its colour limits and colormap.
@@ -348,7 +378,7 @@ class ImageView(QWidget):
         shape = payload.get("true_shape") or []
         height, width = shape[layout.index("H")], shape[layout.index("W")]
         parts.append(self.tr("true size {height} × {width}, zoom {zoom}×").format(
-            height=height, width=width, zoom=f"{float(payload.get('zoom') or 1):.3g}"))
+            height=height, width=width, zoom=f"{self._screen_zoom(payload):.3g}"))
         if payload.get("grid"):
             rows, cols = payload["grid"]
             parts.append(self.tr("{shown} of {count} images in a {rows} × {cols} grid").format(

@@ -50,7 +50,8 @@ class SelectionFetch(QObject):
         self._source.request(method, params, deliver)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if watched is self._view and event.type() == QEvent.Type.Show and self._pending:
+        # While the view is torn down Qt may still deliver events to a half-gone wrapper.
+        if getattr(self, "_pending", False) and watched is self._view and event.type() == QEvent.Type.Show:
             self._pending = False
             self._fetch()
         return False

@@ -225,3 +225,34 @@ def test_redrawing_a_gray_image_keeps_the_colour_bar_consistent(qtbot, make_view
     _show(qtbot, view, _var("first", first))
     assert raised == []
     assert view.displayed_array_shape() == (3, 4)
+
+
+def _status_zoom(view: ImageView) -> float:
+    match = re.search(r"zoom ([0-9.e+-]+)×", view._status.text())
+    assert match, view._status.text()
+    return float(match.group(1))
+
+
+def test_zoom_is_screen_pixels_per_tensor_pixel(qtbot, make_view):
+    """A small image is drawn enlarged, a big one sampled down: the status says by how much."""
+    small, big = torch.rand(3, 8, 10), torch.rand(3, 3000, 2000)
+    view, _ = make_view({"small": small, "big": big})
+    _show(qtbot, view, _var("small", small))
+    canvas_w = view._canvas.width() * view._canvas.devicePixelRatioF()
+    canvas_h = view._canvas.height() * view._canvas.devicePixelRatioF()
+    expected = min(canvas_w / 10, canvas_h / 8)
+    assert _status_zoom(view) == pytest.approx(expected, rel=0.02) and expected > 10
+    _show(qtbot, view, _var("big", big))
+    expected = min(canvas_w / 2000, canvas_h / 3000)
+    assert _status_zoom(view) == pytest.approx(expected, rel=0.02) and expected < 0.5
+
+
+def test_first_request_asks_for_the_whole_canvas_area(qtbot, make_view):
+    """Before any picture the canvas is hidden behind the message; the request must use the real area."""
+    big = torch.rand(3, 3000, 3000)
+    view, source = make_view({"big": big})
+    _show(qtbot, view, _var("big", big))
+    params = source.requests[-1][1]
+    ratio = view._canvas.devicePixelRatioF()
+    assert params["max_width"] == int(view._canvas.width() * ratio)
+    assert params["max_height"] == int(view._canvas.height() * ratio)
