@@ -5,11 +5,13 @@ The budget is a few times one ``t.sum()``, so the work is one fused pass plus a 
 * Data is read as 1-d blocks of at most ``CACHE_BLOCK`` elements, so the several
   reductions of a block hit the CPU cache; a non-dense tensor is copied one bounded
   block at a time, never whole.
-* Pass 1 per block (ops in :mod:`explorer.core.stats_ops`): ``dot(x, x)`` and ``sum``
+* Pass 1 per block (ops in :mod:`explorer.core.stats_ops`): ``sum`` and ``dot(x, x)``
   in the block's own precision, merged in float64 with Chan's formula (blocks where
   that would lose precision or overflow are redone in float64); then min, max and
-  "holds a zero?" from integer reductions over the float bits.  NaN/Inf show up in
-  min/max, so only blocks that hold them pay for counting them; zeros likewise.
+  "holds a zero?" from integer reductions over the float bits
+  (:mod:`explorer.core.stats_bits`).  NaN/Inf show up in min/max, so only blocks
+  that hold them pay for counting them (then the same pass runs over a copy with
+  them set to 0, never a compacted one); zeros likewise.
 * Pass 2: the histogram over the finite ``[min, max]``; above ``HIST_FULL_LIMIT``
   elements it bins evenly spread runs of about ``HIST_SAMPLE`` elements and says so.
 
