@@ -15,8 +15,8 @@ by magnitude, after them all.  So:
   0).  While blocks keep having both signs, :class:`BitScanner` switches to one
   reduction over the magnitude bits ``x & 0x7f..f``: its min is 0 exactly when a
   block holds a zero of either sign, and its max ``M`` proves the block cannot move
-  the min/max found so far when ``-M >= lo`` and ``M <= hi`` (otherwise the block
-  is scanned exactly).
+  the min/max found so far when ``-M >= lo`` and ``M <= hi``; a side it may move is
+  settled by the signed (and, rarely, unsigned) min/max.
 
 A NaN has the largest magnitude of its sign, so a block holds a NaN exactly when
 its min or max comes out NaN; the caller then splits the non-finite values off.
@@ -24,10 +24,9 @@ its min or max comes out NaN; the caller then splits the non-finite values off.
 
 from __future__ import annotations
 
-from typing import Any
-
 import math
 import struct
+from typing import Any
 
 import numpy as np
 

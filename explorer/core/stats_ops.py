@@ -21,6 +21,7 @@ import numpy as np
 
 from explorer.core.stats_bits import BitScanner, NumpyBits, TorchBits, bits_dtype
 
+
 class NumpyOps:
     """Block operations for numpy arrays."""
 

@@ -112,6 +112,12 @@ def summarize_into(name: str, value: Any, entries: list[tuple[dict, Any]]) -> di
         The VAR of *value*.
     """
     try:
+        cls = type(value)
+        if cls is _PLAIN[0] or cls is _PLAIN[1]:  # most variables: skip the generic dispatch
+            var = tensor_var(name, value, _PLAIN[2]) if cls is _PLAIN[0] else array_var(name, value, cls)
+            entries.append((var, value))
+            return var
+        _refresh_plain()
         kind = classify(value)
         if kind in ARRAY_KINDS:
             var = leaf_var(name, value, kind)
@@ -124,6 +130,19 @@ def summarize_into(name: str, value: Any, entries: list[tuple[dict, Any]]) -> di
         var = other_var(name, value)
         add_note(var, error_text("summary", exc))
         return var
+
+
+# (torch.Tensor, numpy.ndarray, torch) once those modules are loaded; until then sentinels.
+_PLAIN: list[Any] = [object(), object(), None]
+
+
+def _refresh_plain() -> None:
+    """Learn torch.Tensor / numpy.ndarray for the fast path as soon as the user has imported them."""
+    torch, numpy = sys.modules.get("torch"), sys.modules.get("numpy")
+    if torch is not None and _PLAIN[2] is None and isinstance(getattr(torch, "Tensor", None), type):
+        _PLAIN[0], _PLAIN[2] = torch.Tensor, torch
+    if numpy is not None and isinstance(getattr(numpy, "ndarray", None), type):
+        _PLAIN[1] = numpy.ndarray
 
 
 def leaf_var(name: str, value: Any, kind: str) -> dict[str, Any]:

@@ -51,6 +51,16 @@ def byte_bounds(ptr: int, shape: tuple[int, ...], byte_strides: tuple[int, ...],
 
 def array_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
     """Summarise a numpy array; never raises (unreadable fields become null with a note)."""
+    if type(a) is ndarray:
+        try:
+            return _fast_var(name, a, ndarray)
+        except Exception:  # noqa: BLE001 - e.g. itemsize 0: the careful path says why
+            pass
+    return _careful_var(name, a, ndarray)
+
+
+def _careful_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
+    """Field group by field group; a group that fails is null with a note."""
     var = blank_var(name, "ndarray", type(a).__name__)
     var["device"] = "cpu"
     var["overlaps"] = []
@@ -65,6 +75,39 @@ def array_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
                 step(a, var, ndarray)
             except Exception as exc:  # noqa: BLE001
                 add_note(var, error_text(field, exc))
+    return var
+
+
+def _fast_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
+    """Every field of a plain ndarray in one run (its shape and strides are Python ints already)."""
+    item = a.itemsize
+    byte_strides = a.strides
+    strides = [s // item for s in byte_strides]
+    if any(s * item != b for s, b in zip(strides, byte_strides)):
+        raise ValueError("byte strides are not multiples of the itemsize")
+    ptr = a.ctypes.data
+    base = a.base
+    if base is None:
+        low, nbytes = ptr, a.nbytes
+        if any(s < 0 for s in byte_strides):
+            raise ValueError("an owner with negative strides")  # rare: the careful path handles it
+    else:
+        outer = outermost_array(a, ndarray)
+        low, high = byte_bounds(outer.ctypes.data, outer.shape, outer.strides, outer.itemsize)
+        nbytes = high - low
+    offset = ptr - low
+    if offset % item:
+        raise ValueError("the storage offset is not a multiple of the itemsize")
+    numel = a.size
+    var = blank_var(name, "ndarray", "ndarray")
+    var.update({
+        "shape": list(a.shape), "dtype": _dtype_text(a.dtype), "device": "cpu",
+        "strides": strides, "byte_strides": list(byte_strides), "storage_offset": offset // item,
+        "data_ptr": ptr, "itemsize": item, "numel": numel, "nbytes": a.nbytes,
+        "is_contiguous": a.flags.c_contiguous, "storage": {"data_ptr": low, "nbytes": nbytes},
+        "overlaps": [], "is_parameter": False, "layout": "strided", "is_view": base is not None,
+        "preview": array_preview(a) if numel <= PREVIEW_MAX_NUMEL else None,
+    })
     return var
 
 
