@@ -75,15 +75,23 @@ class Agent:
             handler = getattr(self, "do_" + method, None)
             if handler is None:
                 return JsonReply({"error": f"unknown request {method!r}"})
-            return JsonReply({"result": handler(**params)})
+            return JsonReply(self._localized(method, {"result": handler(**params)}))
         except (ResolveError, ValueError) as exc:
             # core functions raise these with one sentence meant for the user
-            return JsonReply({"error": str(exc)})
+            return JsonReply(self._localized(method, {"error": str(exc)}))
         except BaseException as exc:  # noqa: BLE001 - the GUI must get an answer
             if isinstance(exc, KeyboardInterrupt):
                 return JsonReply({"error": "interrupted"})
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             return JsonReply({"error": detail, "traceback": traceback.format_exc(limit=8)})
+
+    def _localized(self, method: str, reply: dict) -> dict:
+        """The reply with its sentences for the user in the GUI's language (the core writes English)."""
+        if not self.lang.startswith("zh"):
+            return reply
+        from explorer.core.text_zh import localize
+
+        return localize(method, reply)
 
     def user_namespace(self) -> dict[str, Any]:
         """The user's variables, without IPython's and the agent's own names."""

@@ -80,6 +80,8 @@ def value_window(
     torch = _torch_if_tensor(value)
     if torch is None:
         value = _as_array(value)
+    elif getattr(value, "is_nested", False):  # before .shape, which a nested tensor cannot give
+        raise ValueError(_NESTED)
     shape = [int(s) for s in value.shape]
     lay = _layout(shape, row_dim, col_dim, index)
     _clamp_window(lay, row0, col0, nrows, ncols)
@@ -106,6 +108,9 @@ def value_window(
         "max": hi,
         "kind": kind,
     }
+
+
+_NESTED = "Nested tensors have rows of different lengths; the values table cannot show them."
 
 
 # -- layout ---------------------------------------------------------------------
@@ -238,7 +243,7 @@ def _torch_window(torch: Any, t: Any, lay: _Layout) -> tuple[np.ndarray, list | 
     if t.is_meta or t.device.type == "meta":
         raise ValueError("This is a meta tensor: it has a shape and dtype but no data to show.")
     if getattr(t, "is_nested", False):
-        raise ValueError("Nested tensors have rows of different lengths; the values table cannot show them.")
+        raise ValueError(_NESTED)
     if lay.row1 <= lay.row0 or lay.col1 <= lay.col0:
         return _torch_to_numpy(torch, torch.empty((0, 0), dtype=t.dtype)), []
     if t.layout != torch.strided:

@@ -178,6 +178,8 @@ class ImageView(QWidget):
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
+            if self._var is not None and self._problem(self._var) is None:
+                self._refetch()  # the kernel's notes and reasons come in the new language
         elif event.type() == QEvent.Type.FontChange:
             self._apply_mono_font()
             if self._pixels is not None and self._payload is not None:

@@ -213,6 +213,13 @@ def test_meta_tensor_is_an_error_sentence() -> None:
         value_window(torch.empty(3, 4, device="meta"))
 
 
+@pytest.mark.filterwarnings("ignore:The PyTorch API of nested tensors")
+def test_nested_tensor_is_an_error_sentence() -> None:
+    nested = torch.nested.nested_tensor([torch.zeros(2), torch.zeros(3)])
+    with pytest.raises(ValueError, match="rows of different lengths"):
+        value_window(nested)
+
+
 def test_not_an_array_is_an_error_sentence() -> None:
     with pytest.raises(ValueError, match="not a tensor or array"):
         value_window([1, 2, 3])

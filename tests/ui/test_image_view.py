@@ -256,3 +256,18 @@ def test_first_request_asks_for_the_whole_canvas_area(qtbot, make_view):
     ratio = view._canvas.devicePixelRatioF()
     assert params["max_width"] == int(view._canvas.width() * ratio)
     assert params["max_height"] == int(view._canvas.height() * ratio)
+
+
+def test_kernel_notes_follow_a_language_switch(qtbot, make_view):
+    """Notes written by the kernel are fetched again, in Chinese, when the language changes."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    img = torch.rand(3, 16, 16)
+    img[0, 0, 0] = float("nan")
+    view, source = make_view({"img": img})
+    _show(qtbot, view, _var("img", img))
+    assert "NaN value(s) drawn as 0" in view._status.text()
+    source.agent.do_set_language("zh_CN")  # what KernelSession.set_language does in the kernel
+    with qtbot.waitSignal(view.image_shown, timeout=5000):
+        QCoreApplication.sendEvent(view, QEvent(QEvent.Type.LanguageChange))
+    assert "NaN 值画成 0" in view._status.text()
