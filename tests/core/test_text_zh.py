@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
-from explorer.core import image, text_zh, values
+from explorer.core import files, image, text_zh, values
 from explorer.core.agent import Agent, decode_reply
 from explorer.core.image_sample import make_plan
 
@@ -107,9 +109,86 @@ def test_every_template_is_a_sentence_the_core_really_says(said: list[tuple[str,
     english = [en for en, _ in said]
     pieces = english + [p for en in english for p in en.split("; ")]
     reasons = [m.group(1) for en in english for m in [re.search(r"(?:not an image|cannot be drawn): (.+)\.$", en)] if m]
-    unused = [pattern.pattern for pattern, _ in text_zh._COMPILED
-              if not any(pattern.fullmatch(s) for s in pieces + reasons)]
-    assert unused == []
+    views = [re.compile(p, re.DOTALL) for p, _ in text_zh._VIEW_TEMPLATES]
+    assert [p.pattern for p in views if not any(p.fullmatch(s) for s in pieces + reasons)] == []
+
+
+# -- file loading: every FileLoadError sentence in the source, with sample values --------
+_SAMPLES = (  # (text in the f-string's expression, a value it can take)
+    ("torch_classes", " (collections.OrderedDict, MyModel)"), ("tensor_where", "'x.safetensors' (tensor 'w')"),
+    ("_CONTENT_LABEL", tuple(files._CONTENT_LABEL.values())), ("human_bytes", "2.0 GiB"),
+    ("known", ("", "; it looks like a NumPy .npy array")),
+    ("advice", None), ("what", None), ("where", "'x.npz' (array 'k')"), ("limit", "89,478,485"),
+    ("scheme", "https"), ("netloc", "server"), ("strerror", "Input/output error"), ("__name__", "OSError"),
+    ("rename", ".npy"), ("ext or base", "'.txt'"), ("shown", "'x.pt'"), ("key", "'w'"), ("dtype", "'F8_E4M3'"),
+    ("show(", "'x.npy'"), ("label", "'x.npy'"),
+)
+
+
+# Names that mean something else in one module: (module, expression) -> an expression of _SAMPLES.
+_LOCAL_NAMES = {("files_torch.py", "shown"): "torch_classes", ("files_safetensors.py", "where"): "tensor_where"}
+
+
+def _string_args(tree: ast.AST, func: str, index: int) -> list[str]:
+    """The literal strings passed as argument *index* to calls of *func* (the advice and 'what' texts)."""
+    return [node.args[index].value for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) == func and len(node.args) > index
+            and isinstance(node.args[index], ast.Constant)]
+
+
+def _file_messages() -> list[str]:
+    files = sorted(Path(text_zh.__file__).parent.glob("files*.py"))
+    trees = [ast.parse(p.read_text(encoding="utf-8")) for p in files]
+    advice = [a for t in trees for a in _string_args(t, "check_fits_in_memory", 2)]
+    what = [a for t in trees for a in _string_args(t, "_object_refusal", 1)]
+    assert advice and what
+    messages = []
+    for path, tree in zip(files, trees):
+        source = path.read_text(encoding="utf-8")
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "FileLoadError" and node.args):
+                continue
+            arg = node.args[0]
+            parts = arg.values if isinstance(arg, ast.JoinedStr) else [arg]
+            variants = [""]
+            for part in parts:
+                if isinstance(part, ast.Constant):
+                    variants = [v + part.value for v in variants]
+                    continue
+                expr = ast.get_source_segment(source, part.value) or ""
+                expr = _LOCAL_NAMES.get((path.name, expr), expr)
+                choices = next((list(value) if isinstance(value, tuple) else [value] if value
+                                else (advice if name == "advice" else what)
+                                for name, value in _SAMPLES if name in expr), None)
+                assert choices is not None, f"no sample value for {{{expr}}} in {path.name}"
+                variants = [v + c for v in variants for c in choices]
+            messages += [" ".join(v.split()) + "." for v in variants]  # as FileLoadError words them
+    return messages
+
+
+def test_every_file_message_is_translated() -> None:
+    messages = _file_messages()
+    assert len(messages) > 50
+    for en in messages:
+        zh = text_zh.to_zh(en)
+        assert CJK.search(zh), en
+        leftover = re.sub(r"'[^']*'|np\.load\S*|safe_open\S*|torch\.save|Pillow|NumPy|PyTorch|JSON|Tensor Explorer"
+                          r"|__metadata__|[A-Z]\w*Error|Input/output error|https|dtype|shape", "", zh)
+        assert not re.search(r"\b(is|the|file|not|of|and|it|to)\b", leftover), (en, zh)
+
+
+def test_every_file_template_is_used() -> None:
+    pieces = _file_messages()
+    used: set[str] = set()
+    while pieces:
+        text = pieces.pop().removesuffix(".")
+        for pattern, _ in text_zh._COMPILED:
+            match = pattern.fullmatch(text)
+            if match:
+                used.add(pattern.pattern)
+                pieces += [v for k, v in match.groupdict().items() if k.startswith("t_") and v]
+                break
+    assert [p for p, _ in text_zh._FILE_TEMPLATES if p not in used] == []
 
 
 def test_names_and_numbers_survive() -> None:
@@ -125,3 +204,18 @@ def test_english_agent_leaves_sentences_alone() -> None:
     agent = Agent({"feat": torch.rand(16, 8, 8)})
     reply = decode_reply(repr(agent.call("image", json.dumps({"name": "feat"}))))
     assert reply["error"].startswith("feat is not an image: shape [16, 8, 8]")
+
+
+def test_file_errors_reach_the_gui_in_chinese(tmp_path: Path) -> None:
+    agent = Agent({})
+    agent.do_set_language("zh_CN")
+    (tmp_path / "empty.npy").write_bytes(b"")
+    (tmp_path / "junk.safetensors").write_bytes(b"\x01\x02")
+    for name, words in (("missing.npy", "处没有文件"), ("empty.npy", "是空文件"), ("junk.safetensors", "不是 safetensors 文件")):
+        reply = decode_reply(repr(agent.call("prepare_load", json.dumps({"path": str(tmp_path / name)}))))
+        assert words in reply["result"]["error"], reply
+
+
+def test_spaces_only_between_chinese_and_latin() -> None:
+    assert text_zh.to_zh("'x.npy' is a zip archive but not an image") == "'x.npy' 是 zip 压缩包，但不是图像"
+    assert text_zh.to_zh("'x.npy' is a zip archive but not a PyTorch checkpoint").endswith("但不是 PyTorch 检查点")
