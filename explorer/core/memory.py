@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from explorer.core.memory_sweep import memory_components
 from explorer.core.resolve import resolve
 
 # GUI mode bounds: exact pair checks per call, and np.shares_memory's max_work.
@@ -224,32 +225,6 @@ def shares_bytes(a: Reach, b: Reach, max_work: int | None = None) -> bool | None
         return None
 
 
-def memory_components(keys: list[tuple[str, int, int] | None]) -> list[int | None]:
-    """Component id per ``(space, start, end)`` key: overlapping intervals chain together.
-
-    Sort-and-sweep: after sorting by start, an interval joins the running
-    component while it starts before the component's furthest end. Entries that
-    overlap nobody (or have no key) get ``None``.
-    """
-    order = sorted((k[0], k[1], k[2], i) for i, k in enumerate(keys) if k is not None and k[2] > k[1])
-    comp: list[int | None] = [None] * len(keys)
-    run: list[int] = []
-    space, end, next_id = None, 0, 0
-    for sp, lo, hi, i in order:
-        if sp != space or lo >= end:
-            if len(run) > 1:
-                for j in run:
-                    comp[j] = next_id
-                next_id += 1
-            run, space, end = [], sp, hi
-        run.append(i)
-        end = max(end, hi)
-    if len(run) > 1:
-        for j in run:
-            comp[j] = next_id
-    return comp
-
-
 class _PairChecker:
     """Exact pair checks with an optional budget (the GUI's bound)."""
 
@@ -353,35 +328,38 @@ def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = Fal
         (the GUI asks :func:`overlaps_of` for the selected variable instead,
         which keeps a snapshot of thousands of views within a few milliseconds).
     """
-    names = [var["name"] for var, _ in entries]
     keys = [_key_from_var(var, v) for var, v in entries]
     comps = memory_components(keys)
-    groups: dict[int, list[int]] = {}
-    for i, c in enumerate(comps):
-        if c is not None:
-            groups.setdefault(c, []).append(i)
-    checker = _PairChecker(exact_overlaps)
-    for var, value in entries:
+    labels: dict[int, str] = {}  # numbered in order of each group's first member
+    for c in comps:
+        if c is not None and c not in labels:
+            labels[c] = f"M{len(labels) + 1}"
+    for (var, value), c in zip(entries, comps):
+        var["relation"] = None
+        if c is not None and not overlaps:  # groups only: the GUI asks for one variable's overlaps later
+            var["memory_group"], var["overlaps"], var["overlaps_exact"] = labels[c], None, False
+            continue
         kind = var.get("kind")  # the summary's verdict, when there is one, is cheaper than asking
         array = kind in _ARRAY_KINDS if kind is not None else is_array_like(value)
         var["memory_group"] = None
         var["overlaps"] = [] if array else None
         var["overlaps_exact"] = True if array else None
-        var["relation"] = None
-    for label_no, c in enumerate(sorted(groups, key=lambda c: groups[c][0]), start=1):
-        members = groups[c]
-        if not overlaps:
-            label = f"M{label_no}"
-            for i in members:
-                var = entries[i][0]
-                var["memory_group"], var["overlaps"], var["overlaps_exact"] = label, None, False
-            continue
+    if not overlaps:
+        return
+    names = [var["name"] for var, _ in entries]
+    groups: dict[int, list[int]] = {}
+    for i, c in enumerate(comps):
+        if c is not None:
+            groups.setdefault(c, []).append(i)
+    checker = _PairChecker(exact_overlaps)
+    for c, members in groups.items():  # dicts keep insertion order: first member's order
+        label = labels[c]
         reaches = {i: _reach_from_var(*entries[i]) for i in members}
         over, unknown = _group_pairs(members, reaches, checker)
         rel = _relations(names, members, keys, reaches, over)
         for i in members:
             var = entries[i][0]
-            var["memory_group"] = f"M{label_no}"
+            var["memory_group"] = label
             var["overlaps"] = rel[i]["overlaps"]
             var["overlaps_exact"] = i not in unknown
             var["relation"] = rel[i]

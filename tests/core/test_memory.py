@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import torch
 
 from explorer.core import memory
@@ -257,3 +259,35 @@ def test_groups_only_mode_leaves_overlaps_for_later() -> None:
     assert by["head"]["overlaps"] is None and by["head"]["overlaps_exact"] is False
     later = overlaps_of(ns, "head")
     assert later["overlaps"] == ["t"] and later["disjoint"] == ["tail"]
+
+
+def _partition(comps: list) -> set[frozenset[int]]:
+    groups: dict = {}
+    for i, c in enumerate(comps):
+        if c is not None:
+            groups.setdefault(c, set()).add(i)
+    return {frozenset(g) for g in groups.values()}
+
+
+_KEYS = st.lists(st.one_of(
+    st.none(),
+    st.tuples(st.sampled_from(["cpu", "cuda:0", "cuda:1"]), st.integers(0, 40), st.integers(0, 12)).map(
+        lambda t: (t[0], t[1], t[1] + t[2])),
+    st.tuples(st.just("cpu"), st.integers(2**48 - 50, 2**64), st.integers(0, 60)).map(
+        lambda t: (t[0], t[1], t[1] + t[2])),
+), max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_KEYS)
+def test_vector_sweep_matches_the_python_one(keys: list) -> None:
+    """The numpy sweep (and its fallback for huge addresses) groups exactly like the plain sweep."""
+    from explorer.core.memory_sweep import _python_sweep
+
+    assert _partition(memory_components(keys)) == _partition(_python_sweep(keys))
+
+
+def test_touching_intervals_stay_apart() -> None:
+    keys = [("cpu", 0, 10), ("cpu", 10, 20), ("cpu", 19, 30)]
+    comps = memory_components(keys)
+    assert comps[0] is None and comps[1] == comps[2] is not None
