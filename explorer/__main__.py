@@ -1,5 +1,5 @@
 """``python -m explorer`` opens the window, like ``tensor-explorer``."""
 
-from explorer.cli import main
+from explorer.cli.main import main
 
 raise SystemExit(main())

@@ -12,7 +12,6 @@ from PySide6.QtCore import QCoreApplication, QLocale, QSettings, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-
 KERNEL_START_DELAY_MS = 30
 
 
@@ -43,7 +42,7 @@ def create_window(options: argparse.Namespace | None = None):
     """Create the session and window (the kernel starts on the first event-loop turn)."""
     from explorer.kernel.session import KernelSession
     from explorer.ui.i18n import install_language
-    from explorer.ui.main_window import MainWindow
+    from explorer.ui.window.main_window import MainWindow
 
     lang = getattr(options, "lang", None) or default_language()
     install_language(lang)

@@ -46,7 +46,7 @@ def bench_machine() -> list[Row]:
 
 
 def bench_snapshot() -> list[Row]:
-    from explorer.core.snapshot import build_snapshot
+    from explorer.core.snapshot.build import build_snapshot
 
     ns: dict[str, Any] = {}
     for i in range(1000):
@@ -69,8 +69,8 @@ def bench_snapshot() -> list[Row]:
 
 
 def bench_memory_groups() -> list[Row]:
-    from explorer.core.memory import assign_memory
-    from explorer.core.summary import summarize_into
+    from explorer.core.memory.groups import assign_memory
+    from explorer.core.summary.dispatch import summarize_into
 
     bases = [torch.zeros(1000) for _ in range(100)]
     entries: list = []
@@ -79,7 +79,7 @@ def bench_memory_groups() -> list[Row]:
         start = (i // 100) % 900
         summarize_into(f"v{i}", base[start:start + 50], entries)
 
-    from explorer.core.snapshot import _gc_paused
+    from explorer.core.snapshot.build import _gc_paused
 
     def groups(**options: Any) -> float:
         fresh = [(dict(var), value) for var, value in entries]  # copying is not timed
@@ -148,15 +148,15 @@ def bench_run_to_updated(runs: int = 50) -> list[Row]:
 
 
 def bench_image() -> list[Row]:
-    from explorer.core.image import image_payload
+    from explorer.core.image.payload import image_payload
 
     img = torch.rand(3, 4096, 4096)
     ms = median_ms(lambda: image_payload(img, name="img", max_width=800, max_height=600), repeat=7)
     batch = torch.rand(100, 3, 64, 64)
     ms_batch = median_ms(lambda: image_payload(batch, name="batch", max_width=800, max_height=600), repeat=7)
     drawn = _view_draw_ms(img)
-    from matplotlib.figure import Figure
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
     def naive() -> None:
         fig = Figure(figsize=(8, 6))
@@ -177,9 +177,9 @@ def _view_draw_ms(img: torch.Tensor) -> float:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from explorer.core.agent import Agent, decode_reply
-    from explorer.core.summary import summarize
-    from explorer.ui.image_view import ImageView
+    from explorer.core.agent.handlers import Agent, decode_reply
+    from explorer.core.summary.dispatch import summarize
+    from explorer.ui.image.image_view import ImageView
 
     app = QApplication.instance() or QApplication([])
 
@@ -212,7 +212,7 @@ def _view_draw_ms(img: torch.Tensor) -> float:
 
 
 def bench_stats() -> list[Row]:
-    from explorer.core.stats import StatsJob
+    from explorer.core.stats.job import StatsJob
 
     def nan_sprinkled(n: int) -> torch.Tensor:
         return torch.randn(n).index_fill_(0, torch.randint(0, n, (5000,)), float("nan"))
@@ -241,8 +241,8 @@ def bench_stats() -> list[Row]:
 
 
 def bench_files() -> list[Row]:
-    from explorer.core.files import prepare_load
-    from explorer.core.summary import summarize
+    from explorer.core.files.prepare import prepare_load
+    from explorer.core.summary.dispatch import summarize
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -20,7 +20,7 @@ CONTRACT_KEYS = {
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    return subprocess.run([sys.executable, "-m", "explorer.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "explorer", *args], capture_output=True, text=True,
                           cwd=cwd, env=env, timeout=300)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from jupyter_client import KernelManager
 
-from explorer.kernel.protocol import (
+from explorer.kernel.launch import (
     INSTALL_CODE,
     configure_manager,
     kernel_env,

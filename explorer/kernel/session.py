@@ -11,12 +11,12 @@ from __future__ import annotations
 import shutil
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
 from jupyter_client.session import Session
+from PySide6.QtCore import QObject, QTimer, Signal
 from qtconsole.manager import QtKernelManager
 from traitlets.config import Config
 
-from explorer.kernel.protocol import (
+from explorer.kernel.launch import (
     INSTALL_CODE,
     configure_manager,
     kernel_env,

@@ -40,10 +40,10 @@ class DetailTabsWidget(QTabWidget):
         if self._views:
             return
         from explorer.ui.graph_view import GraphView
-        from explorer.ui.image_view import ImageView
+        from explorer.ui.image.image_view import ImageView
         from explorer.ui.memory_map_view import MemoryMapView
         from explorer.ui.stats_view import StatsView
-        from explorer.ui.values_view import ValuesView
+        from explorer.ui.values.values_view import ValuesView
 
         current = self.currentIndex()
         self.blockSignals(True)

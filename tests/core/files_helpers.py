@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from explorer.core.files import FileLoadError, prepare_load
+from explorer.core.files.prepare import FileLoadError, prepare_load
 
 
 def run_snippet(result: dict[str, Any]) -> Any:

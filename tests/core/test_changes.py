@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.core import changes
-from explorer.core.changes import ChangeTracker, written_names
+from explorer.core.snapshot import changes
+from explorer.core.snapshot.changes import ChangeTracker, written_names
 
 _MODULES = {"torch": torch, "np": np}
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.core.agent import Agent, decode_reply
+from explorer.core.agent.handlers import Agent, decode_reply
 
 
 def _snapshot_after(code: str, setup: str = "") -> dict[str, dict]:

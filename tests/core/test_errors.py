@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from explorer.core.errors import explain
-from explorer.core.errors_catalogue import all_entries
+from explorer.core.errors.catalogue import all_entries
+from explorer.core.errors.explain import explain
 from tests.core.test_errors_cells import CELL, raise_in_cell
 
 

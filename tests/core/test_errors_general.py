@@ -11,8 +11,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.core.agent import Agent, decode_reply
-from explorer.core.errors import explain
+from explorer.core.agent.handlers import Agent, decode_reply
+from explorer.core.errors.explain import explain
 from tests.core.test_errors_cells import CELL, fresh_namespace, raise_in_cell, register
 
 KEYS = {"type", "message", "line", "title", "explanation", "fix", "variables", "code_line", "key", "traceback"}

@@ -10,7 +10,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.core.errors import hints
+from explorer.core.errors.explain import hints
 from tests.core.test_errors_cells import fresh_namespace
 
 HINT_KEYS = {"key", "line", "title", "explanation", "fix"}

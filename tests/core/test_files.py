@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from PIL import Image
 from safetensors.torch import save_file
 
-from explorer.core.agent import Agent
-from explorer.core.files import FileLoadError, prepare_load, variable_name
+from explorer.core.agent.handlers import Agent
+from explorer.core.files.prepare import FileLoadError, prepare_load, variable_name
 from tests.core.files_helpers import assert_one_sentence, refused, run_snippet, write_npy_header
 
 EXTENSIONS = [".npy", ".npz", ".pt", ".pth", ".safetensors", ".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".webp"]
@@ -376,9 +376,8 @@ def test_error_type_is_exception_with_flag() -> None:
 def test_eager_loads_bigger_than_memory_are_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
-    from explorer.core import files_common
-
-    from explorer.core import files_safetensors
+    from explorer.core.files import common as files_common
+    from explorer.core.files import safetensors_format as files_safetensors
 
     monkeypatch.setattr(files_common, "available_memory", lambda: 100)
     monkeypatch.setattr(files_safetensors, "maps_lazily", lambda: False)  # as in safetensors < 0.8
@@ -393,14 +392,14 @@ def test_eager_loads_bigger_than_memory_are_refused(
 
 
 def test_mapped_loads_ignore_memory_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from explorer.core import files_common
+    from explorer.core.files import common as files_common
 
     monkeypatch.setattr(files_common, "available_memory", lambda: 100)
     write_npy_header(tmp_path / "big.npy", (20_000_000,))
     torch.save({"a": torch.zeros(1000)}, tmp_path / "zip.pt")
     assert "mmap_mode='r'" in prepare_load(str(tmp_path / "big.npy"))["code"]
     assert "mmap=True" in prepare_load(str(tmp_path / "zip.pt"))["code"]
-    from explorer.core.files_safetensors import maps_lazily
+    from explorer.core.files.safetensors_format import maps_lazily
 
     if maps_lazily():
         save_file({"a": torch.zeros(1000)}, str(tmp_path / "a.safetensors"))

@@ -11,8 +11,8 @@ import torch
 from PIL import Image
 from safetensors.torch import save_file
 
-from explorer.core import files_numpy
-from explorer.core.files import prepare_load
+from explorer.core.files import numpy_format as files_numpy
+from explorer.core.files.prepare import prepare_load
 from tests.core.files_helpers import run_snippet, write_npy_header
 
 ARRAYS = {

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from PIL import Image
 from safetensors.torch import save_file
 
-from explorer.core.files import FileLoadError, prepare_load
+from explorer.core.files.prepare import FileLoadError, prepare_load
 from tests.core.files_helpers import assert_one_sentence, run_snippet
 
 NOISE = np.random.default_rng(0).integers(0, 255, (12, 12, 3), dtype=np.uint8)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.core.files import FileLoadError, prepare_load
+from explorer.core.files.prepare import FileLoadError, prepare_load
 from tests.core.files_helpers import Evil, refused, run_snippet
 
 

@@ -1,4 +1,4 @@
-"""Tests for autograd graph extraction (explorer.core.graph)."""
+"""Tests for autograd graph extraction (explorer.core.graph.autograd)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.core.agent import Agent, decode_reply
-from explorer.core.graph import autograd_graph, grad_preview
+from explorer.core.agent.handlers import Agent, decode_reply
+from explorer.core.graph.autograd import autograd_graph, grad_preview
 
 SEED = "x = torch.tensor(2.0, requires_grad=True)\ny = x * 3\nz = y * y\n"
 

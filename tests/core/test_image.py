@@ -1,4 +1,4 @@
-"""Tests for explorer.core.image: layout detection, sampling, scaling, hints and render_png."""
+"""Tests for explorer.core.image.payload: layout detection, sampling, scaling, hints and render_png."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ import json
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
-from explorer.core.agent import Agent, JsonReply, decode_reply
-from explorer.core.image import build_image, detect_layout, image_payload, render_png
-from explorer.core.image_sample import MAX_TILES, TILE_GAP
+from explorer.core.agent.handlers import Agent, JsonReply, decode_reply
+from explorer.core.image.payload import build_image, detect_layout, image_payload, render_png
+from explorer.core.image.sample import MAX_TILES, TILE_GAP
 
 settings.register_profile("image", max_examples=25, deadline=None)
 

@@ -7,12 +7,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import torch
 
-from explorer.core import memory
-from explorer.core.memory import allocation, assign_memory, memory_components, overlaps_of, reach
+from explorer.core.memory import groups as memory
+from explorer.core.memory.groups import allocation, assign_memory, memory_components, overlaps_of, reach
 
 
 def run(ns: dict[str, Any], exact: bool = True) -> dict[str, dict]:
@@ -247,7 +247,7 @@ def test_hostile_values_do_not_break_the_others() -> None:
 
 def test_groups_only_mode_leaves_overlaps_for_later() -> None:
     """The GUI's snapshots: groups are assigned, overlaps are not computed (asked per selection)."""
-    from explorer.core.memory import assign_memory, overlaps_of
+    from explorer.core.memory.groups import assign_memory, overlaps_of
 
     t = torch.arange(8)
     ns = {"t": t, "head": t[:4], "tail": t[4:], "alone": torch.ones(2)}
@@ -282,7 +282,7 @@ _KEYS = st.lists(st.one_of(
 @given(_KEYS)
 def test_vector_sweep_matches_the_python_one(keys: list) -> None:
     """The numpy sweep (and its fallback for huge addresses) groups exactly like the plain sweep."""
-    from explorer.core.memory_sweep import _python_sweep
+    from explorer.core.memory.sweep import _python_sweep
 
     assert _partition(memory_components(keys)) == _partition(_python_sweep(keys))
 

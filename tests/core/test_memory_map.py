@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.core.agent import Agent, decode_reply
-from explorer.core.memory_map import element_position, memory_map
+from explorer.core.agent.handlers import Agent, decode_reply
+from explorer.core.memory.map import element_position, memory_map
 
 
 def rows_by_name(payload: dict) -> dict[str, dict]:

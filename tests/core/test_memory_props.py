@@ -15,7 +15,7 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from explorer.core.memory import assign_memory
+from explorer.core.memory.groups import assign_memory
 
 _THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 _SETTINGS = settings(max_examples=4000 if _THOROUGH else 200, deadline=None,
@@ -38,7 +38,7 @@ def as_numpy(value: Any) -> np.ndarray:
 
 
 def true_allocation(value: Any) -> tuple[int, int]:
-    """Allocation per DESIGN.md, computed independently of explorer.core.memory."""
+    """Allocation per DESIGN.md, computed independently of explorer.core.memory.groups."""
     if isinstance(value, np.ndarray):
         while isinstance(value.base, np.ndarray):
             value = value.base

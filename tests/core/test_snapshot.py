@@ -1,4 +1,4 @@
-"""Tests for explorer.core.snapshot.build_snapshot: hidden names, order, containers, memory call."""
+"""Tests for explorer.core.snapshot.build.build_snapshot: hidden names, order, containers, memory call."""
 
 from __future__ import annotations
 
@@ -14,14 +14,15 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.core.agent import Agent, decode_reply
-from explorer.core.snapshot import array_entries, build_snapshot, is_hidden
+from explorer.core.agent.handlers import Agent, decode_reply
 from explorer.core.resolve import resolve
-from explorer.core.summary import VAR_KEYS, summarize, summarize_into
+from explorer.core.snapshot.build import build_snapshot
+from explorer.core.summary.dispatch import VAR_KEYS, summarize, summarize_into
+from explorer.core.summary.namespace import array_entries, is_hidden
 
 
 class _FakeMemory:
-    """Stands in for explorer.core.memory and records what it was given."""
+    """Stands in for explorer.core.memory.groups and records what it was given."""
 
     def __init__(self, fail: bool = False) -> None:
         self.calls: list[tuple[list, bool]] = []
@@ -38,9 +39,9 @@ class _FakeMemory:
 @pytest.fixture
 def fake_memory(monkeypatch: pytest.MonkeyPatch) -> _FakeMemory:
     fake = _FakeMemory()
-    module = types.ModuleType("explorer.core.memory")
+    module = types.ModuleType("explorer.core.memory.groups")
     module.assign_memory = fake.assign_memory  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "explorer.core.memory", module)
+    monkeypatch.setitem(sys.modules, "explorer.core.memory.groups", module)
     return fake
 
 
@@ -117,9 +118,9 @@ def test_array_entries_match_the_snapshot(fake_memory: _FakeMemory) -> None:
 
 def test_memory_failure_keeps_the_variables(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = _FakeMemory(fail=True)
-    module = types.ModuleType("explorer.core.memory")
+    module = types.ModuleType("explorer.core.memory.groups")
     module.assign_memory = fake.assign_memory  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "explorer.core.memory", module)
+    monkeypatch.setitem(sys.modules, "explorer.core.memory.groups", module)
     snap = build_snapshot({"x": torch.ones(1), "y": 2})
     assert _names(snap) == ["x", "y"] and "memory module broke" in snap["memory_error"]
 
@@ -171,7 +172,7 @@ def test_hostile_namespace_values_never_fail(fake_memory: _FakeMemory) -> None:
 
 def test_with_real_memory_module() -> None:
     """Integration with the real memory module: views join a group, copies do not."""
-    pytest.importorskip("explorer.core.memory")
+    pytest.importorskip("explorer.core.memory.groups")
     a = np.arange(10.0)
     t = torch.from_numpy(a)
     ns = {"a": a, "t": t, "tail": a[5:], "copy": a.copy(), "items": [t[:2]]}
@@ -186,7 +187,7 @@ def test_with_real_memory_module() -> None:
 
 def test_snapshot_through_the_agent_is_json() -> None:
     """The agent's snapshot request returns the variables as strict JSON."""
-    pytest.importorskip("explorer.core.changes")
+    pytest.importorskip("explorer.core.snapshot.changes")
     ns = {"x": torch.tensor([float("nan"), 1.0]), "n": 2, "_hidden": 1}
     reply = decode_reply(repr(Agent(ns).call("snapshot", "{}")))
     assert "result" in reply, reply

@@ -1,4 +1,4 @@
-"""Tests for explorer.core.stats.StatsJob against numpy/torch reference computations."""
+"""Tests for explorer.core.stats.job.StatsJob against numpy/torch reference computations."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from explorer.core import stats, stats_ops
-from explorer.core.stats import StatsJob
+from explorer.core.stats import job as stats
+from explorer.core.stats import ops as stats_ops
+from explorer.core.stats.job import StatsJob
 
 
 def run(value: object, **kw: object) -> dict:

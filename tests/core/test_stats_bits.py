@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from explorer.core.stats_bits import WIDTHS, BitScanner, NumpyBits, TorchBits, bits_dtype
+from explorer.core.stats.bits import WIDTHS, BitScanner, NumpyBits, TorchBits, bits_dtype
 
 NEG_NAN32 = np.array([0xFFC00001], dtype=np.uint32).view(np.float32)[0]
 NEG_NAN64 = np.array([0xFFF8000000000001], dtype=np.uint64).view(np.float64)[0]

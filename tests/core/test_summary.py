@@ -1,4 +1,4 @@
-"""Tests for explorer.core.summary: one VAR per value, from metadata, never raising."""
+"""Tests for explorer.core.summary.dispatch: one VAR per value, from metadata, never raising."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.core import summary_torch
-from explorer.core.summary import VAR_KEYS, summarize
+from explorer.core.summary import tensor as summary_torch
+from explorer.core.summary.dispatch import VAR_KEYS, summarize
 
 # Building the exotic values (sparse, nested, quantized, np.matrix) warns; that is torch's and numpy's business.
 pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"), pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from explorer.core import summary_numpy
+from explorer.core.summary import ndarray as summary_numpy
 
 
 def _plain_arrays() -> dict[str, np.ndarray]:

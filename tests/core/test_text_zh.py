@@ -11,9 +11,12 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.core import files, image, text_zh, values
-from explorer.core.agent import Agent, decode_reply
-from explorer.core.image_sample import make_plan
+from explorer.core import text_zh
+from explorer.core.agent.handlers import Agent, decode_reply
+from explorer.core.files import prepare as files
+from explorer.core.image import payload as image
+from explorer.core.image.sample import make_plan
+from explorer.core.values import window as values
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -126,7 +129,7 @@ _SAMPLES = (  # (text in the f-string's expression, a value it can take)
 
 
 # Names that mean something else in one module: (module, expression) -> an expression of _SAMPLES.
-_LOCAL_NAMES = {("files_torch.py", "shown"): "torch_classes", ("files_safetensors.py", "where"): "tensor_where"}
+_LOCAL_NAMES = {("torch_format.py", "shown"): "torch_classes", ("safetensors_format.py", "where"): "tensor_where"}
 
 
 def _string_args(tree: ast.AST, func: str, index: int) -> list[str]:
@@ -137,7 +140,7 @@ def _string_args(tree: ast.AST, func: str, index: int) -> list[str]:
 
 
 def _file_messages() -> list[str]:
-    files = sorted(Path(text_zh.__file__).parent.glob("files*.py"))
+    files = sorted((Path(text_zh.__file__).parent / "files").glob("*.py"))
     trees = [ast.parse(p.read_text(encoding="utf-8")) for p in files]
     advice = [a for t in trees for a in _string_args(t, "check_fits_in_memory", 2)]
     what = [a for t in trees for a in _string_args(t, "_object_refusal", 1)]

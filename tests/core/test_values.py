@@ -1,4 +1,4 @@
-"""Tests for explorer.core.values.value_window against direct indexing of the value."""
+"""Tests for explorer.core.values.window.value_window against direct indexing of the value."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.core.agent import Agent
-from explorer.core.values import MAX_CELLS, value_window
+from explorer.core.agent.handlers import Agent
+from explorer.core.values.window import MAX_CELLS, value_window
 
 
 def _expected_cell(x: object) -> object:

@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QTimer
 
-from explorer.core.agent import Agent, decode_reply
+from explorer.core.agent.handlers import Agent, decode_reply
 
 
 class InProcessSource:

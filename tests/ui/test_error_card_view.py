@@ -28,7 +28,7 @@ def _explained(code: str, monkeypatch: pytest.MonkeyPatch, lang: str = "en") -> 
     source.agent.code_filenames = lambda: {CELL}
     source.agent.lang = lang
     monkeypatch.setattr(sys, "last_value", exc, raising=False)
-    from explorer.core.agent import decode_reply
+    from explorer.core.agent.handlers import decode_reply
 
     return decode_reply(repr(source.agent.call("explain_error", "{}")))["result"]
 
@@ -40,7 +40,7 @@ def _hints(code: str, lang: str = "en") -> list[dict]:
     exec(compile(code, CELL, "exec"), ns)
     source = InProcessSource(ns)
     source.agent.lang = lang
-    from explorer.core.agent import decode_reply
+    from explorer.core.agent.handlers import decode_reply
 
     return decode_reply(repr(source.agent.call("hints", json.dumps({"code": code}))))["result"]
 

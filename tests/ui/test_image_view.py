@@ -1,4 +1,4 @@
-"""Tests for the Image tab (explorer.ui.image_view) driven by the real agent in-process."""
+"""Tests for the Image tab (explorer.ui.image.image_view) driven by the real agent in-process."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import torch
 from PySide6.QtGui import QGuiApplication
 
 from explorer.ui.i18n.zh_image import STRINGS
-from explorer.ui.image_view import ImageView
+from explorer.ui.image.image_view import ImageView
 from tests.ui.fakes import InProcessSource
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from explorer.core.snapshot import build_snapshot
-from explorer.ui.memory_relations import describe
+from explorer.core.snapshot.build import build_snapshot
+from explorer.ui.inspector.memory_relations import describe
 
 
 def _vars(ns: dict) -> dict[str, dict]:

@@ -236,7 +236,7 @@ def test_installing_chinese_retranslates_open_widgets(qtbot, english_afterwards,
 
 
 def test_column_headers_follow_the_language(qtbot, english_afterwards) -> None:
-    from explorer.ui.inspector_columns import columns
+    from explorer.ui.inspector.inspector_columns import columns
 
     i18n.install_language("zh_CN")
     titles = {c.key: c.header for c in columns()}

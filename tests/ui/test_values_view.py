@@ -1,4 +1,4 @@
-"""Tests for the Values tab (explorer.ui.values_view) driven by the real agent in-process."""
+"""Tests for the Values tab (explorer.ui.values.values_view) driven by the real agent in-process."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import torch
 from PySide6.QtCore import Qt
 
 from explorer.ui.i18n.zh_values import STRINGS
-from explorer.ui.values_table_model import BLOCK_ROWS, NAN_BACKGROUND, POSINF_COLOR, heat_color
-from explorer.ui.values_view import ValuesView
+from explorer.ui.values.values_table_model import BLOCK_ROWS, NAN_BACKGROUND, POSINF_COLOR, heat_color
+from explorer.ui.values.values_view import ValuesView
 from tests.ui.fakes import InProcessSource
 
 

@@ -16,7 +16,7 @@ TIMEOUT = 90_000
 def open_window(qtbot, keep_recovery: bool = False, **options):
     """The real window with a real kernel; a recovery file left by an earlier test is removed unless kept."""
     if not keep_recovery:
-        from explorer.ui.recovery import recovery_dir
+        from explorer.ui.window.recovery import recovery_dir
 
         path = os.path.join(recovery_dir(), "recovery.json")
         if os.path.exists(path):

@@ -1,4 +1,4 @@
-"""Simplified Chinese for the Image tab (explorer.ui.image_view)."""
+"""Simplified Chinese for the Image tab (explorer.ui.image.image_view)."""
 
 from __future__ import annotations
 

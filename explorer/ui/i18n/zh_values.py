@@ -1,4 +1,4 @@
-"""Simplified Chinese for the Values and Stats tabs (explorer.ui.values_view, explorer.ui.stats_view)."""
+"""Simplified Chinese for the Values and Stats tabs (explorer.ui.values.values_view, explorer.ui.stats_view)."""
 
 from __future__ import annotations
 

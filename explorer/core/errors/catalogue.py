@@ -1,0 +1,30 @@
+"""The catalogue of known errors: every entry, in the order they are tried."""
+
+from __future__ import annotations
+
+import re
+
+from explorer.core.errors import autograd, device, dtype, loss, shapes, values
+from explorer.core.errors.context import ErrorContext
+from explorer.core.errors.entry import Entry
+
+
+def all_entries() -> list[Entry]:
+    """Every entry, most specific first (loss and device entries before the dtype entry)."""
+    return [
+        *loss.ENTRIES,
+        *device.ENTRIES,
+        *autograd.ENTRIES,
+        *shapes.ENTRIES,
+        *dtype.ENTRIES,
+        *values.ENTRIES,
+    ]
+
+
+def find_entry(exc: BaseException, ctx: ErrorContext) -> tuple[Entry, re.Match] | None:
+    """The first catalogue entry that matches the exception, with its match."""
+    for entry in all_entries():
+        match = entry.search(exc, ctx)
+        if match is not None:
+            return entry, match
+    return None

@@ -1,0 +1,96 @@
+"""Images (PNG, JPEG, BMP, GIF, TIFF, WebP) loaded through Pillow into a NumPy array.
+
+The snippet uses ``np.array`` rather than ``np.asarray``: Pillow hands out a
+read-only buffer, and ``torch.from_numpy`` on a read-only array warns, which
+would confuse the very next step the hint teaches.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from typing import Any
+
+from explorer.core.files.common import FileLoadError, human_bytes, plan, show
+
+_ALPHA_MODES = frozenset({"RGBA", "RGBa", "LA", "La", "PA"})
+_GRAY_MODES = frozenset({"1", "L"})
+_DEEP_MODES = frozenset({"I", "I;16", "I;16B", "I;16L", "I;16N", "F"})  # kept as-is: converting loses depth
+
+
+def target_mode(im: Any) -> str | None:
+    """The mode the snippet converts to, or None to keep the image's own (high bit depth)."""
+    if im.mode in _DEEP_MODES:
+        return None
+    if im.mode in _GRAY_MODES:
+        return "L"
+    if im.mode in _ALPHA_MODES or (im.mode == "P" and "transparency" in im.info):
+        return "RGBA"
+    return "RGB"
+
+
+def _open_checked(path: str) -> tuple[str, tuple[int, int], str, str | None, int]:
+    """Open, verify and decode the image once; return (format, size, mode, target mode, frames)."""
+    from PIL import Image, UnidentifiedImageError
+
+    label = show(os.path.basename(path))
+    limit = Image.MAX_IMAGE_PIXELS
+    try:
+        with warnings.catch_warnings():
+            # Damaged files make Pillow warn (e.g. corrupt EXIF); the result already says what matters.
+            warnings.simplefilter("ignore")
+            # Pillow only warns between 1x and 2x its limit; treat that as a bomb too.
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                im.verify()
+            with Image.open(path) as im:
+                fmt, size, frames = im.format or "image", im.size, int(getattr(im, "n_frames", 1))
+                im.load()
+                return fmt, size, im.mode, target_mode(im), frames
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise FileLoadError(
+            f"{label} declares more than {limit:,} pixels, Pillow's limit against decompression bombs "
+            "(tiny files that expand to huge images)"
+        ) from None
+    except UnidentifiedImageError:
+        raise FileLoadError(f"{label} is not an image Pillow can read") from None
+    except (OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError, KeyError):
+        # Pillow reports truncated data as OSError and broken structure as SyntaxError.
+        raise FileLoadError(f"{label} is a damaged or truncated image") from None
+
+
+def _hint(name: str, mode: str | None, own_mode: str) -> str:
+    """How to turn the array into what a model wants."""
+    if mode == "L":
+        return (
+            f"{name} is H x W uint8 (grayscale); a model wants 1 x H x W floats: "
+            f"torch.from_numpy({name}).unsqueeze(0).float() / 255"
+        )
+    if mode is None:
+        scale = "65535" if own_mode.startswith("I;16") else f"{name}.max()"
+        return (
+            f"{name} keeps the image's own bit depth ({own_mode}); scale it to floats with "
+            f"torch.from_numpy({name}.astype('float32')) / {scale}"
+        )
+    channels = "4 (RGBA)" if mode == "RGBA" else "3 (RGB)"
+    return (
+        f"{name} is H x W x C uint8 with C = {channels}, channels last; a model wants C x H x W floats: "
+        f"torch.from_numpy({name}).permute(2, 0, 1).float() / 255"
+    )
+
+
+def plan_image(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:
+    """Validate an image with Pillow and return the snippet that makes it an array."""
+    del allow_pickle  # images hold no code
+    fmt, (width, height), own_mode, mode, frames = _open_checked(path)
+    convert = f".convert({mode!r})" if mode else ""
+    code = (
+        # One line, not a ``with`` block, so no helper name (``im``) is left behind in the user's
+        # namespace; Pillow closes a single-frame file itself once the pixels are loaded.
+        f"import numpy as np\nfrom PIL import Image\n{name} = np.array(Image.open({path!r}){convert})"
+    )
+    channels = {"L": "", "RGB": " x 3", "RGBA": " x 4"}.get(mode or "", "")
+    summary = f"{fmt} image, {height} x {width}{channels} ({own_mode}), {human_bytes(os.path.getsize(path))} on disk"
+    if frames > 1:
+        summary += f", first of {frames} frames"
+    return plan("image", code, summary, _hint(name, mode, own_mode))

@@ -1,0 +1,179 @@
+"""PyTorch checkpoints (``.pt``/``.pth``): validated by a ``weights_only`` load, which never runs code.
+
+``torch.load(..., weights_only=True)`` only rebuilds tensors, containers and a
+short allow-list of types, so trying it is a safe check. For the zip format
+(``torch.save`` since 1.6) it is done with ``mmap=True``: the storages stay in
+the file, so checking and then loading a multi-gigabyte checkpoint is instant.
+The legacy (pre-zip) format cannot be mapped and is read whole, after checking
+that it fits in memory.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+import zipfile
+from typing import Any
+
+from explorer.core.files.common import (
+    FileLoadError,
+    check_fits_in_memory,
+    human_bytes,
+    human_count,
+    plan,
+    shape_text,
+    show,
+)
+
+MAX_WALK = 100_000  # containers/tensors visited when summarising (a hostile file may hold millions)
+_PICKLE_MARKERS = ("Unsupported global", "not an allowed global", "Unsupported class", "Unsupported operand")
+
+
+def _load_code(path: str, name: str, *, mmap: bool, weights_only: bool) -> str:
+    """The ``torch.load`` line the learner sees."""
+    args = f"{path!r}, map_location='cpu', weights_only={weights_only}"
+    if mmap:
+        args += ", mmap=True"
+    return f"import torch\n{name} = torch.load({args})"
+
+
+def _unsafe_globals(path: str, is_zip: bool) -> list[str]:
+    """Names of the classes/functions the pickle would import (zip format only; read, not run)."""
+    if not is_zip:
+        return []
+    import torch
+
+    try:
+        return list(torch.serialization.get_unsafe_globals_in_checkpoint(path))
+    except Exception:  # noqa: BLE001 - only used to make the message more specific
+        return []
+
+
+def _pickle_refusal(path: str, is_zip: bool) -> FileLoadError:
+    """The needs-pickle error, naming a few of the objects inside when we can."""
+    names = _unsafe_globals(path, is_zip)
+    shown = f" ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''})" if names else ""
+    return FileLoadError(
+        f"{show(os.path.basename(path))} holds pickled Python objects{shown}, not just tensors, so loading it "
+        "would run code from the file; load it only if you trust where it came from",
+        needs_pickle=True,
+    )
+
+
+def _safe_load(path: str, is_zip: bool) -> Any:
+    """``torch.load`` with ``weights_only=True``; translate every failure into one sentence."""
+    import pickle
+
+    import torch
+
+    label = show(os.path.basename(path))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return torch.load(path, map_location="cpu", weights_only=True, mmap=is_zip)
+    except pickle.UnpicklingError as exc:
+        if any(marker in str(exc) for marker in _PICKLE_MARKERS):
+            raise _pickle_refusal(path, is_zip) from None
+        raise FileLoadError(f"{label} is damaged or truncated: its pickled index cannot be read") from None
+    except RuntimeError as exc:
+        if "zip archive" in str(exc) or "central directory" in str(exc):
+            raise FileLoadError(f"{label} is damaged or truncated: its zip archive cannot be read") from None
+        raise FileLoadError(f"{label} could not be read as a PyTorch checkpoint") from None
+    except (MemoryError, RecursionError):
+        raise
+    except Exception:  # noqa: BLE001 - EOFError, ValueError, KeyError ... all mean a bad file
+        raise FileLoadError(f"{label} is damaged or is not a PyTorch checkpoint") from None
+
+
+def _walk_tensors(obj: Any) -> list[Any]:
+    """Every tensor reachable through dicts, lists and tuples (bounded, cycle-safe)."""
+    import torch
+
+    found: list[Any] = []
+    stack, seen, steps = [obj], set(), 0
+    while stack and steps < MAX_WALK:
+        item = stack.pop()
+        steps += 1
+        if isinstance(item, torch.Tensor):
+            found.append(item)
+        elif isinstance(item, (dict, list, tuple, set)) and id(item) not in seen:
+            seen.add(id(item))
+            stack.extend(item.values() if isinstance(item, dict) else item)
+    return found
+
+
+def _storage_bytes(tensors: list[Any]) -> int:
+    """Bytes of the distinct storages (tied weights share one and are counted once)."""
+    storages: dict[tuple[int, int], int] = {}
+    for t in tensors:
+        if t.is_meta:  # a meta tensor has a shape but no data
+            continue
+        try:
+            storage = t.untyped_storage()
+            storages[(storage.data_ptr(), storage.nbytes())] = storage.nbytes()
+        except Exception:  # noqa: BLE001 - sparse and other layouts have no plain storage
+            storages[(id(t), 0)] = t.numel() * t.element_size()
+    return sum(storages.values())
+
+
+def describe(obj: Any) -> str:
+    """One-line summary: ``state_dict with 12 tensors, 1.2 M parameters, 4.6 MB``."""
+    import torch
+
+    if isinstance(obj, torch.Tensor):
+        dtype = str(obj.dtype).replace("torch.", "")
+        return f"{dtype} tensor of shape {shape_text(obj.shape)}, {human_bytes(_storage_bytes([obj]))}"
+    tensors = _walk_tensors(obj)
+    if _is_state_dict(obj):
+        kind = "state_dict"
+    elif isinstance(obj, (dict, list, tuple)):
+        noun = "key" if isinstance(obj, dict) else "item"
+        kind = f"{type(obj).__name__} of {len(obj)} {noun}{'' if len(obj) == 1 else 's'}"
+    else:
+        return f"{type(obj).__name__} (no tensors)" if not tensors else type(obj).__name__
+    params = sum(t.numel() for t in tensors)
+    noun = "tensor" if len(tensors) == 1 else "tensors"
+    size = human_bytes(_storage_bytes(tensors))
+    return f"{kind} with {len(tensors)} {noun}, {human_count(params)} parameters, {size}"
+
+
+def _is_state_dict(obj: Any) -> bool:
+    """A non-empty mapping of str keys to tensors (what ``model.state_dict()`` gives)."""
+    import torch
+
+    return isinstance(obj, dict) and bool(obj) and all(
+        isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in obj.items()
+    )
+
+
+def _hint(obj: Any, name: str, mapped: bool) -> str | None:
+    """A teaching note about what was loaded."""
+    parts = []
+    if _is_state_dict(obj):
+        parts.append(
+            f"{name} maps parameter names to tensors; model.load_state_dict({name}) copies them into a model."
+        )
+    elif isinstance(obj, dict) and obj:
+        parts.append(f"{name} is a dict; {name}[{next(iter(obj))!r}] is its first entry.")
+    if mapped:
+        parts.append("The tensors are memory-mapped from the file, so opening it is instant.")
+    return " ".join(parts) or None
+
+
+def plan_pt(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:
+    """Validate a PyTorch checkpoint with a weights-only load and return the snippet."""
+    is_zip = zipfile.is_zipfile(path)
+    label = show(os.path.basename(path))
+    if not is_zip:
+        check_fits_in_memory(os.path.getsize(path), label, "re-save it with torch.save so it can be memory-mapped")
+    try:
+        obj = _safe_load(path, is_zip)
+    except FileLoadError as exc:
+        if not (exc.needs_pickle and allow_pickle):
+            raise
+        code = _load_code(path, name, mmap=is_zip, weights_only=False)
+        summary = f"PyTorch checkpoint with pickled Python objects, {human_bytes(os.path.getsize(path))}"
+        hint = "This runs code stored in the file; the classes it uses must be importable in the console."
+        return plan("pt", code, summary, hint)
+    code = _load_code(path, name, mmap=is_zip, weights_only=True)
+    return plan("pt", code, describe(obj), _hint(obj, name, is_zip))

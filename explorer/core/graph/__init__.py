@@ -1,0 +1,1 @@
+"""The autograd graph of a tensor, as nodes and edges for the Graph tab."""

@@ -1,0 +1,418 @@
+"""Memory sharing: allocations, memory groups and exact byte overlaps.
+
+Definitions (see DESIGN.md, "Memory sharing"):
+
+allocation
+    Torch tensor: ``[untyped_storage().data_ptr(), + nbytes)``. NumPy array: the
+    byte bounds of the outermost ndarray of its ``.base`` chain. Meta, sparse and
+    other storage-less values have none.
+memory_group
+    Connected components of variables whose allocations overlap (a sort-and-sweep
+    over intervals, so ``torch.from_numpy(a[2:])`` joins ``a``). Labels ``"M1"``,
+    ``"M2"``, ... in order of first appearance; ``None`` for a variable that
+    overlaps nobody.
+
+:func:`assign_memory` writes these keys into each VAR dict:
+
+``memory_group``
+    the label or ``None``.
+``overlaps``
+    names of the other variables sharing at least one byte of the elements each
+    can reach (the answer of ``np.shares_memory(a, b, max_work=None)``); ``None``
+    for values that are not tensors/arrays.
+``overlaps_exact``
+    ``False`` when the bounded GUI mode skipped some exact checks for this
+    variable (``overlaps`` then lists only the overlaps it confirmed).
+``relation``
+    ``None`` outside a group, else a dict of name lists about the other members:
+    ``same_allocation`` (exactly the same allocation interval, e.g. two views of
+    one storage), ``overlaps`` (as above) and ``same_elements`` (reach exactly
+    the same bytes in the same layout, e.g. ``b = a`` or ``a.detach()``); the
+    two hint lists hold at most ``RELATION_MAX_NAMES`` names. A member of the
+    group that is not in ``overlaps`` while ``overlaps_exact`` is true shares
+    the allocation but no byte (e.g. ``t[:4]`` vs ``t[4:]``).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from explorer.core.memory.sweep import memory_components
+from explorer.core.resolve import resolve
+
+# GUI mode bounds: exact pair checks per call, and np.shares_memory's max_work.
+GUI_MAX_PAIRS = 20_000
+GUI_MAX_WORK = 100_000
+_ARRAY_KINDS = frozenset({"tensor", "parameter", "ndarray"})
+# relation lists are hints for a sentence in the UI; keep snapshots small.
+RELATION_MAX_NAMES = 16
+
+try:  # numpy >= 2.0
+    from numpy.lib.array_utils import byte_bounds as _byte_bounds
+except ImportError:  # pragma: no cover - numpy 1.x
+    _byte_bounds = np.byte_bounds  # type: ignore[attr-defined]
+
+
+class Reach(NamedTuple):
+    """The bytes a strided view can reach: element [0, ..., 0] at ``ptr``, byte strides."""
+
+    space: str
+    ptr: int
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    itemsize: int
+    lo: int
+    hi: int
+    dense: bool
+
+    @property
+    def empty(self) -> bool:
+        return self.hi <= self.lo
+
+
+def _torch() -> Any:
+    """The torch module if the user's code imported it (never import it ourselves here)."""
+    return sys.modules.get("torch")
+
+
+def is_tensor(value: Any) -> bool:
+    """True for torch tensors (including Parameters)."""
+    torch = _torch()
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
+def is_array_like(value: Any) -> bool:
+    """True for torch tensors and numpy arrays."""
+    return isinstance(value, np.ndarray) or is_tensor(value)
+
+
+def _has_strided_storage(t: Any) -> bool:
+    torch = _torch()
+    try:
+        return t.layout == torch.strided and not t.is_meta and not t.is_nested
+    except Exception:  # exotic subclasses / wrappers
+        return False
+
+
+def outermost_ndarray(arr: np.ndarray) -> np.ndarray:
+    """Follow ``.base`` while it is an ndarray; the last ndarray owns (or wraps) the buffer."""
+    while isinstance(arr.base, np.ndarray):
+        arr = arr.base
+    return arr
+
+
+def allocation(value: Any) -> tuple[int, int] | None:
+    """Byte interval ``(start, end)`` of the memory block a tensor or array belongs to.
+
+    Parameters
+    ----------
+    value : Any
+        A torch tensor or numpy array (anything else gives ``None``).
+
+    Returns
+    -------
+    tuple of int or None
+        ``(start, end)`` with ``end`` exclusive; ``None`` without storage.
+    """
+    key = allocation_key(value)
+    return None if key is None else (key[1], key[2])
+
+
+def allocation_key(value: Any) -> tuple[str, int, int] | None:
+    """``(space, start, end)`` of a value's allocation, or ``None`` (hot path: ~1 us)."""
+    if isinstance(value, np.ndarray):
+        try:
+            lo, hi = _byte_bounds(outermost_ndarray(value))
+        except Exception:  # a subclass with a broken array interface
+            return None
+        return "cpu", int(lo), int(hi)
+    torch = _torch()
+    if torch is None or not isinstance(value, torch.Tensor):
+        return None
+    try:
+        if value.layout is not torch.strided or value.is_meta or value.is_nested:
+            return None
+        storage = value.untyped_storage()
+        start = int(storage.data_ptr())
+        space = "cpu" if value.is_cpu else str(value.device)
+        return space, start, start + int(storage.nbytes())
+    except Exception:  # functional / fake / wrapper tensors have no real storage
+        return None
+
+
+def extent(ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int) -> tuple[int, int]:
+    """First reachable byte and one past the last one; ``(ptr, ptr)`` when empty."""
+    lo = hi = ptr
+    for n, s in zip(shape, strides):
+        if n == 0:
+            return ptr, ptr
+        if s < 0:
+            lo += (n - 1) * s
+        else:
+            hi += (n - 1) * s
+    return lo, hi + itemsize
+
+
+def is_dense(shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int) -> bool:
+    """True when the elements tile their byte extent exactly (no gaps, no repeats)."""
+    expected = itemsize
+    for stride, size in sorted((abs(s), n) for n, s in zip(shape, strides) if n != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def reach(value: Any) -> Reach | None:
+    """Describe the bytes a tensor or array can reach, or ``None`` without storage."""
+    if isinstance(value, np.ndarray):
+        try:
+            ptr = value.__array_interface__["data"][0]
+        except Exception:  # a subclass with a broken array interface
+            return None
+        shape, strides, itemsize = value.shape, value.strides, value.itemsize
+        space = "cpu"
+    elif is_tensor(value) and _has_strided_storage(value):
+        try:
+            itemsize = value.element_size()
+            ptr = value.data_ptr()
+            shape = tuple(value.shape)
+            strides = tuple([s * itemsize for s in value.stride()])
+            space = "cpu" if value.is_cpu else str(value.device)
+        except Exception:
+            return None
+    else:
+        return None
+    lo, hi = extent(ptr, shape, strides, itemsize)
+    dense = hi > lo and is_dense(shape, strides, itemsize)
+    return Reach(space, ptr, shape, strides, itemsize, lo, hi, dense)
+
+
+class _Iface:
+    """Carrier of an ``__array_interface__`` so numpy can describe memory it never touches."""
+
+    def __init__(self, r: Reach) -> None:
+        self.__array_interface__ = {
+            "data": (r.ptr, True),
+            "shape": r.shape,
+            "strides": r.strides,
+            "typestr": f"|V{r.itemsize}",
+            "version": 3,
+        }
+
+
+def as_address_array(r: Reach) -> np.ndarray:
+    """A read-only numpy array describing *r*'s bytes (no copy; the data is never read)."""
+    return np.asarray(_Iface(r))
+
+
+def shares_bytes(a: Reach, b: Reach, max_work: int | None = None) -> bool | None:
+    """Whether two reaches share a byte; ``None`` when ``max_work`` was too small to tell."""
+    if a.space != b.space or a.empty or b.empty or a.hi <= b.lo or b.hi <= a.lo:
+        return False
+    if a.dense and (a.lo <= b.lo < a.hi or a.lo < b.hi <= a.hi):
+        return True  # a covers every byte of its extent and b has an end inside it
+    if b.dense and (b.lo <= a.lo < b.hi or b.lo < a.hi <= b.hi):
+        return True
+    if (a.ptr, a.shape, a.strides, a.itemsize) == (b.ptr, b.shape, b.strides, b.itemsize):
+        return True
+    try:
+        return bool(np.shares_memory(as_address_array(a), as_address_array(b), max_work=max_work))
+    except np.exceptions.TooHardError:
+        return None
+
+
+class _PairChecker:
+    """Exact pair checks with an optional budget (the GUI's bound)."""
+
+    def __init__(self, exact: bool) -> None:
+        self.budget = None if exact else GUI_MAX_PAIRS
+        self.max_work = None if exact else GUI_MAX_WORK
+
+    def check(self, a: Reach, b: Reach) -> bool | None:
+        if self.budget is not None:
+            if self.budget <= 0:
+                return None
+            self.budget -= 1
+        return shares_bytes(a, b, self.max_work)
+
+
+def _group_pairs(
+    members: list[int], reaches: dict[int, Reach | None], checker: _PairChecker
+) -> tuple[dict[int, set[int]], set[int]]:
+    """Overlapping pairs within one group, plus the members whose checks were skipped."""
+    over: dict[int, set[int]] = {i: set() for i in members}
+    live = sorted((i for i in members if reaches[i] is not None and not reaches[i].empty),
+                  key=lambda i: reaches[i].lo)
+    active: list[int] = []
+    for pos, i in enumerate(live):
+        ri = reaches[i]
+        active = [j for j in active if reaches[j].hi > ri.lo]
+        for j in active:
+            verdict = checker.check(reaches[j], ri)
+            if verdict is None:  # budget spent: everything still open is unknown
+                return over, set(active) | set(live[pos:])
+            if verdict:
+                over[i].add(j)
+                over[j].add(i)
+        active.append(i)
+    return over, set()
+
+
+def _relations(
+    names: list[str], members: list[int], keys: list[Any], reaches: dict[int, Reach | None],
+    over: dict[int, set[int]],
+) -> dict[int, dict[str, list[str]]]:
+    """The ``relation`` dict of each member of one group (name lists capped at ``RELATION_MAX_NAMES``)."""
+    by_alloc: dict[Any, list[int]] = {}
+    by_reach: dict[Any, list[int]] = {}
+    for i in members:
+        by_alloc.setdefault(keys[i], []).append(i)
+        r = reaches[i]
+        if r is not None and not r.empty:
+            by_reach.setdefault((r.ptr, r.shape, r.strides, r.itemsize), []).append(i)
+    out: dict[int, dict[str, list[str]]] = {}
+    for i in members:
+        r = reaches[i]
+        twins = by_reach.get((r.ptr, r.shape, r.strides, r.itemsize), []) if r is not None else []
+        out[i] = {
+            "same_allocation": _others(names, by_alloc[keys[i]], i),
+            "overlaps": [names[j] for j in sorted(over[i])],
+            "same_elements": _others(names, twins, i),
+        }
+    return out
+
+
+def _others(names: list[str], indices: list[int], me: int) -> list[str]:
+    """Names of *indices* except *me*, at most ``RELATION_MAX_NAMES`` of them."""
+    return [names[j] for j in indices[:RELATION_MAX_NAMES + 1] if j != me][:RELATION_MAX_NAMES]
+
+
+def _key_from_var(var: dict, value: Any) -> tuple[str, int, int] | None:
+    """:func:`allocation_key` from the facts the summary already read (no torch calls)."""
+    storage, device = var.get("storage"), var.get("device")
+    if storage and isinstance(device, str) and var.get("kind") in _ARRAY_KINDS:
+        start = storage["data_ptr"]
+        return device, start, start + storage["nbytes"]
+    return allocation_key(value)
+
+
+def _reach_from_var(var: dict, value: Any) -> Reach | None:
+    """:func:`reach` from the summary's facts when they are all there, else from the value."""
+    ptr, shape, strides, itemsize = (var.get(k) for k in ("data_ptr", "shape", "byte_strides", "itemsize"))
+    device = var.get("device")
+    if None in (ptr, shape, strides, itemsize, device) or var.get("kind") not in _ARRAY_KINDS or not ptr:
+        return reach(value)
+    shape, strides = tuple(shape), tuple(strides)
+    lo, hi = extent(ptr, shape, strides, itemsize)
+    return Reach(device, ptr, shape, strides, itemsize, lo, hi, hi > lo and is_dense(shape, strides, itemsize))
+
+
+def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = False,
+                  overlaps: bool = True) -> None:
+    """Fill ``memory_group``, ``overlaps``, ``overlaps_exact`` and ``relation`` in VAR dicts.
+
+    Parameters
+    ----------
+    entries : list of (dict, Any)
+        Each VAR dict (must hold ``"name"``) with its live value.
+    exact_overlaps : bool, default False
+        True (CLI): every overlap is exact. False (GUI): at most
+        ``GUI_MAX_PAIRS`` exact checks with bounded ``max_work``; variables
+        whose checks were skipped get ``overlaps_exact = False``.
+    overlaps : bool, default True
+        False: memory groups only; ``overlaps`` and ``relation`` stay ``None``
+        (the GUI asks :func:`overlaps_of` for the selected variable instead,
+        which keeps a snapshot of thousands of views within a few milliseconds).
+    """
+    keys = [_key_from_var(var, v) for var, v in entries]
+    comps = memory_components(keys)
+    labels: dict[int, str] = {}  # numbered in order of each group's first member
+    for c in comps:
+        if c is not None and c not in labels:
+            labels[c] = f"M{len(labels) + 1}"
+    for (var, value), c in zip(entries, comps):
+        var["relation"] = None
+        if c is not None and not overlaps:  # groups only: the GUI asks for one variable's overlaps later
+            var["memory_group"], var["overlaps"], var["overlaps_exact"] = labels[c], None, False
+            continue
+        kind = var.get("kind")  # the summary's verdict, when there is one, is cheaper than asking
+        array = kind in _ARRAY_KINDS if kind is not None else is_array_like(value)
+        var["memory_group"] = None
+        var["overlaps"] = [] if array else None
+        var["overlaps_exact"] = True if array else None
+    if not overlaps:
+        return
+    names = [var["name"] for var, _ in entries]
+    groups: dict[int, list[int]] = {}
+    for i, c in enumerate(comps):
+        if c is not None:
+            groups.setdefault(c, []).append(i)
+    checker = _PairChecker(exact_overlaps)
+    for c, members in groups.items():  # dicts keep insertion order: first member's order
+        label = labels[c]
+        reaches = {i: _reach_from_var(*entries[i]) for i in members}
+        over, unknown = _group_pairs(members, reaches, checker)
+        rel = _relations(names, members, keys, reaches, over)
+        for i in members:
+            var = entries[i][0]
+            var["memory_group"] = label
+            var["overlaps"] = rel[i]["overlaps"]
+            var["overlaps_exact"] = i not in unknown
+            var["relation"] = rel[i]
+
+
+# -- namespace walk -----------------------------------------------------------
+def group_of(namespace: dict[str, Any], name: str) -> tuple[Any, list[tuple[str, Any]], str | None]:
+    """The value of *name*, the members of its memory group (itself first) and the group label."""
+    from explorer.core.summary.namespace import array_entries  # the snapshot's own names and order
+
+    target = resolve(namespace, name)
+    items = list(array_entries(namespace))
+    if name not in {n for n, _ in items}:
+        items.insert(0, (name, target))
+    keys = [allocation_key(v) for _, v in items]
+    comps = memory_components(keys)
+    index = next(i for i, (n, _) in enumerate(items) if n == name)
+    if comps[index] is None:
+        return target, [(name, target)], None
+    firsts: list[int] = []
+    for c in comps:
+        if c is not None and c not in firsts:
+            firsts.append(c)
+    label = f"M{firsts.index(comps[index]) + 1}"
+    members = [items[i] for i, c in enumerate(comps) if c == comps[index] and i != index]
+    return target, [(name, target)] + members, label
+
+
+def overlaps_of(namespace: dict[str, Any], name: str) -> dict:
+    """Exact overlaps of one variable with every other tensor/array in the namespace.
+
+    Parameters
+    ----------
+    namespace : dict
+        The user namespace.
+    name : str
+        An inspector name (``x``, ``sd['w']``, ``model.fc.weight``).
+
+    Returns
+    -------
+    dict
+        ``{"name", "memory_group", "same_allocation", "overlaps", "disjoint"}``;
+        only the members of the memory group are checked, each exactly.
+    """
+    target, members, label = group_of(namespace, name)
+    mine = reach(target)
+    key = allocation_key(target)
+    same, over, apart = [], [], []
+    for other_name, value in members[1:]:
+        if allocation_key(value) == key:
+            same.append(other_name)
+        other = reach(value)
+        shared = mine is not None and other is not None and shares_bytes(mine, other, None)
+        (over if shared else apart).append(other_name)
+    return {"name": name, "memory_group": label, "same_allocation": same,
+            "overlaps": over, "disjoint": apart}

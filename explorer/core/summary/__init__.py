@@ -1,0 +1,1 @@
+"""One VAR record per value (tensor, ndarray, container, other), read from metadata without running user code."""

@@ -1,0 +1,165 @@
+"""VAR records for numpy arrays (ndarray, memmap and other subclasses), from metadata only."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from explorer.core.summary.fields import add_note, blank_var, error_text
+from explorer.core.summary.format import array_preview, clip
+
+PREVIEW_MAX_NUMEL = 16
+DTYPE_CHARS = 200
+_BASE_CHAIN_LIMIT = 64
+
+# str(dtype) costs several microseconds in numpy 2; dtypes are hashable and few.
+_DTYPE_TEXT: dict[Any, str] = {}
+
+
+def _dtype_text(dtype: Any) -> str:
+    """``str(dtype)`` memoised ("float64", "<U5", "[('a', '<i4'), ...]")."""
+    text = _DTYPE_TEXT.get(dtype)
+    if text is None:
+        text = clip(str(dtype), DTYPE_CHARS)  # a structured dtype can print as kilobytes
+        if len(_DTYPE_TEXT) < 512:
+            _DTYPE_TEXT[dtype] = text
+    return text
+
+
+def outermost_array(a: Any, ndarray: type) -> Any:
+    """The last ndarray in ``a.base, a.base.base, ...`` (the array that owns the allocation)."""
+    outer = a
+    for _ in range(_BASE_CHAIN_LIMIT):
+        base = outer.base
+        if not isinstance(base, ndarray):
+            break
+        outer = base
+    return outer
+
+
+def byte_bounds(ptr: int, shape: tuple[int, ...], byte_strides: tuple[int, ...], itemsize: int) -> tuple[int, int]:
+    """``[low, high)`` addresses any element of a strided array can touch (empty -> zero bytes)."""
+    if 0 in shape:
+        return ptr, ptr
+    low = high = ptr
+    for n, s in zip(shape, byte_strides):
+        if s < 0:
+            low += s * (n - 1)
+        else:
+            high += s * (n - 1)
+    return low, high + itemsize
+
+
+def array_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
+    """Summarise a numpy array; never raises (unreadable fields become null with a note)."""
+    if type(a) is ndarray:
+        try:
+            return _fast_var(name, a, ndarray)
+        except Exception:  # noqa: BLE001 - e.g. itemsize 0: the careful path says why
+            pass
+    return _careful_var(name, a, ndarray)
+
+
+def _careful_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
+    """Field group by field group; a group that fails is null with a note."""
+    var = blank_var(name, "ndarray", type(a).__name__)
+    var["device"] = "cpu"
+    var["overlaps"] = []
+    var["is_parameter"] = False
+    var["layout"] = "strided"
+    try:
+        for _, step in _STEPS:
+            step(a, var, ndarray)
+    except Exception:  # noqa: BLE001 - rare (hostile subclasses): redo step by step
+        for field, step in _STEPS:
+            try:
+                step(a, var, ndarray)
+            except Exception as exc:  # noqa: BLE001
+                add_note(var, error_text(field, exc))
+    return var
+
+
+def _fast_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
+    """Every field of a plain ndarray in one run (its shape and strides are Python ints already)."""
+    item = a.itemsize
+    byte_strides = a.strides
+    strides = [s // item for s in byte_strides]
+    if any(s * item != b for s, b in zip(strides, byte_strides)):
+        raise ValueError("byte strides are not multiples of the itemsize")
+    ptr = a.ctypes.data
+    base = a.base
+    if base is None:
+        low, nbytes = ptr, a.nbytes
+        if any(s < 0 for s in byte_strides):
+            raise ValueError("an owner with negative strides")  # rare: the careful path handles it
+    else:
+        outer = outermost_array(a, ndarray)
+        low, high = byte_bounds(outer.ctypes.data, outer.shape, outer.strides, outer.itemsize)
+        nbytes = high - low
+    offset = ptr - low
+    if offset % item:
+        raise ValueError("the storage offset is not a multiple of the itemsize")
+    numel = a.size
+    var = blank_var(name, "ndarray", "ndarray")
+    var.update({
+        "shape": list(a.shape), "dtype": _dtype_text(a.dtype), "device": "cpu",
+        "strides": strides, "byte_strides": list(byte_strides), "storage_offset": offset // item,
+        "data_ptr": ptr, "itemsize": item, "numel": numel, "nbytes": a.nbytes,
+        "is_contiguous": a.flags.c_contiguous, "storage": {"data_ptr": low, "nbytes": nbytes},
+        "overlaps": [], "is_parameter": False, "layout": "strided", "is_view": base is not None,
+        "preview": array_preview(a) if numel <= PREVIEW_MAX_NUMEL else None,
+    })
+    return var
+
+
+def _step_basics(a: Any, var: dict[str, Any], ndarray: type) -> None:
+    # int(): an ndarray subclass may report numpy integers, which JSON cannot carry.
+    var["shape"] = [int(d) for d in a.shape]
+    var["dtype"] = _dtype_text(a.dtype)
+    var["itemsize"] = int(a.itemsize)
+    var["numel"] = int(a.size)
+    var["nbytes"] = int(a.nbytes)
+    var["is_contiguous"] = bool(a.flags.c_contiguous)
+    var["is_view"] = a.base is not None
+
+
+def _step_strides(a: Any, var: dict[str, Any], ndarray: type) -> None:
+    byte_strides = [int(s) for s in a.strides]
+    var["byte_strides"] = byte_strides
+    item = var["itemsize"]
+    if not item:
+        add_note(var, "itemsize is 0: strides and offset in elements are undefined")
+    elif all(s % item == 0 for s in byte_strides):
+        var["strides"] = [s // item for s in byte_strides]
+    else:
+        add_note(var, f"strides in elements undefined: byte strides {byte_strides} are not multiples of itemsize {item}")
+
+
+def _step_memory(a: Any, var: dict[str, Any], ndarray: type) -> None:
+    ptr = int(a.ctypes.data)
+    var["data_ptr"] = ptr
+    outer = outermost_array(a, ndarray)
+    outer_ptr = ptr if outer is a else int(outer.ctypes.data)
+    low, high = byte_bounds(outer_ptr, outer.shape, outer.strides, outer.itemsize)
+    var["storage"] = {"data_ptr": low, "nbytes": high - low}
+    offset = ptr - low
+    item = var["itemsize"]
+    if not item:
+        return  # the strides step has said why
+    if offset % item == 0:
+        var["storage_offset"] = offset // item
+    else:
+        add_note(var, f"storage offset in elements undefined: {offset} bytes is not a multiple of itemsize {item}")
+
+
+def _step_preview(a: Any, var: dict[str, Any], ndarray: type) -> None:
+    if var["numel"] is not None and var["numel"] <= PREVIEW_MAX_NUMEL:
+        var["preview"] = array_preview(a)
+
+
+_Step = Callable[[Any, dict, type], None]
+_STEPS: tuple[tuple[str, _Step], ...] = (
+    ("shape", _step_basics),
+    ("strides", _step_strides),
+    ("storage", _step_memory),
+    ("preview", _step_preview),
+)

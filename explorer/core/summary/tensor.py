@@ -1,0 +1,256 @@
+"""VAR records for torch tensors and parameters, from metadata only.
+
+A plain strided tensor goes through :func:`_fast_var`, one straight run of cheap
+attribute reads with no per-field error handling (about 4 us). Anything exotic
+(sparse, meta, nested, subclasses) or any tensor on which the fast run raises is
+summarised again by :func:`_safe_var`, where every field is read on its own so
+that one failing field becomes null with a note instead of a failing snapshot.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from explorer.core.summary.fields import add_note, blank_var, error_text
+from explorer.core.summary.format import tensor_preview
+
+PREVIEW_MAX_NUMEL = 16
+
+# dtype/device/layout objects are few and hashable; str() of a device costs ~1 us.
+_TEXT_CACHE: dict[Any, str] = {}
+
+
+def _text(obj: Any) -> str:
+    """``str`` of a dtype/device, memoised."""
+    text = _TEXT_CACHE.get(obj)
+    if text is None:
+        text = str(obj)
+        if len(_TEXT_CACHE) < 512:
+            _TEXT_CACHE[obj] = text
+    return text
+
+
+def _layout_text(layout: Any) -> str:
+    """``torch.sparse_coo`` -> ``sparse_coo``."""
+    return _text(layout).removeprefix("torch.")
+
+
+def grad_summary(grad: Any) -> dict[str, Any]:
+    """The ``grad`` field: shape, dtype and (for at most 16 elements on CPU) a value preview."""
+    numel = grad.numel()
+    small = numel <= PREVIEW_MAX_NUMEL and grad.is_cpu
+    return {
+        "shape": [int(d) for d in grad.shape],
+        "dtype": _text(grad.dtype),
+        "preview": tensor_preview(grad) if small else None,
+    }
+
+
+def tensor_var(name: str, t: Any, torch: Any) -> dict[str, Any]:
+    """Summarise a tensor; never raises (fields that cannot be read become null with a note)."""
+    cls = type(t)
+    if cls is torch.Tensor or cls is torch.nn.Parameter:
+        try:
+            if t.layout is torch.strided and not t.is_nested and not t.is_meta:
+                return _fast_var(name, t, cls is not torch.Tensor)
+        except Exception:  # e.g. a functorch wrapper without storage: redo field by field
+            pass
+    return _safe_var(name, t, torch)
+
+
+def _fast_var(name: str, t: Any, is_param: bool) -> dict[str, Any]:
+    """Every field of an ordinary strided tensor in one pass (raises on anything unusual)."""
+    item = t.itemsize
+    strides = t.stride()
+    storage = t.untyped_storage()
+    numel = t.numel()
+    requires_grad = t.requires_grad
+    if requires_grad:
+        is_leaf = t.is_leaf
+        retains = t.retains_grad
+        grad_fn = t.grad_fn
+        # Reading .grad of a non-leaf that does not retain it only produces a warning.
+        grad = t.grad if (is_leaf or retains) else None
+    else:
+        # Without requires_grad a tensor is a leaf with no grad_fn and cannot retain grad,
+        # but a .grad assigned earlier survives requires_grad_(False).
+        is_leaf, retains, grad_fn, grad = True, False, None, t.grad
+    is_cpu = t.is_cpu
+    return {
+        "name": name, "kind": "parameter" if is_param else "tensor", "type": type(t).__name__,
+        "shape": list(t.shape), "dtype": _text(t.dtype),
+        "device": "cpu" if is_cpu else _text(t.device),
+        "strides": list(strides), "byte_strides": [s * item for s in strides],
+        "storage_offset": t.storage_offset(), "data_ptr": t.data_ptr(),
+        "itemsize": item, "numel": numel, "nbytes": t.nbytes,
+        "is_contiguous": t.is_contiguous(), "requires_grad": requires_grad,
+        "is_leaf": is_leaf, "grad_fn": None if grad_fn is None else type(grad_fn).__name__,
+        "grad": None if grad is None else grad_summary(grad),
+        "storage": {"data_ptr": storage.data_ptr(), "nbytes": storage.nbytes()},
+        "memory_group": None, "overlaps": [], "note": None,
+        "retains_grad": retains, "is_parameter": is_param,
+        "preview": tensor_preview(t) if numel <= PREVIEW_MAX_NUMEL and is_cpu else None,
+        "layout": "strided", "is_view": t._is_view(), "copy_hint": None,
+        "length": None, "children": None, "repr": None,
+    }
+
+
+# -- the careful path: one step per group of fields ---------------------------
+
+def _safe_var(name: str, t: Any, torch: Any) -> dict[str, Any]:
+    """Summarise any tensor, reading each group of fields under its own guard."""
+    cls = type(t)
+    is_param = issubclass(cls, torch.nn.Parameter)
+    var = blank_var(name, "parameter" if is_param else "tensor", cls.__name__)
+    var["overlaps"] = []
+    var["is_parameter"] = is_param
+    state: dict[str, Any] = {"lazy": _is_lazy(cls, torch)}
+    if state["lazy"]:
+        add_note(var, "uninitialized (lazy) parameter: no shape or data until the first forward call")
+    for field, step in _STEPS:
+        try:
+            step(t, var, torch, state)
+        except Exception as exc:  # noqa: BLE001 - one bad field must not sink the VAR
+            add_note(var, error_text(field, exc))
+    return var
+
+
+def _is_lazy(cls: type, torch: Any) -> bool:
+    """True for nn.LazyLinear & co.'s placeholders, which raise on almost every read."""
+    try:
+        return issubclass(cls, torch.nn.parameter.UninitializedTensorMixin)
+    except Exception:  # the mixin is not public API
+        return False
+
+
+def _step_layout(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
+    layout = t.layout
+    state["strided"] = layout is torch.strided
+    var["layout"] = _layout_text(layout)
+    state["nested"] = bool(t.is_nested)
+
+
+def _step_shape(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
+    if state["lazy"]:
+        return
+    if state.get("nested"):
+        add_note(var, "nested tensor: its parts have different shapes, so there is no single shape")
+    else:
+        var["shape"] = [int(d) for d in t.shape]
+    numel = int(t.numel())
+    var["numel"] = numel
+    state["numel"] = numel
+
+
+def _step_dtype(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
+    dtype = t.dtype
+    var["dtype"] = _text(dtype)
+    var["itemsize"] = int(dtype.itemsize)
+
+
+def _step_device(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
+    device = t.device
+    var["device"] = _text(device)
+    state["device_type"] = device.type
+
+
+def _step_strides(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
+    if state["lazy"] or "strided" not in state:
+        return  # already explained by the lazy note or the failed layout read
+    if state.get("nested") or not state["strided"]:
+        _note_no_strides(t, var, state)
+        return
+    strides = [int(s) for s in t.stride()]
+    var["strides"] = strides
+    item = var["itemsize"]
+    var["byte_strides"] = None if item is None else [s * item for s in strides]
+    var["storage_offset"] = int(t.storage_offset())
+    var["is_contiguous"] = bool(t.is_contiguous())
+
+
+def _note_no_strides(t: Any, var: dict[str, Any], state: dict[str, Any]) -> None:
+    """Say why strides are null; for sparse tensors mention how many values are stored."""
+    kind = "nested" if state.get("nested") else (var["layout"] or "non-strided")
+    extra = ""
+    if str(var["layout"]).startswith("sparse"):
+        try:
+            extra = f" (stores {int(t._nnz())} non-zero values)"
+        except Exception:  # _nnz is private and layout-specific
+            extra = ""
+    add_note(var, f"{kind} tensor: no strides{extra}")
+
+
+def _step_memory(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
+    if state["lazy"]:
+        var["data_ptr"] = 0
+        return
+    if state.get("device_type") == "meta":
+        var["data_ptr"] = 0
+        add_note(var, "meta tensor: shape and dtype only, no data or storage")
+        return
+    try:
+        var["data_ptr"] = int(t.data_ptr())
+    except Exception as exc:
+        var["data_ptr"] = 0
+        add_note(var, _no_storage_reason(t, exc, torch))
+        return
+    storage = t.untyped_storage()
+    var["storage"] = {"data_ptr": int(storage.data_ptr()), "nbytes": int(storage.nbytes())}
+
+
+def _no_storage_reason(t: Any, exc: BaseException, torch: Any) -> str:
+    """Why a tensor has no data pointer, in words a learner can use."""
+    try:
+        if torch._C._functorch.is_functorch_wrapped_tensor(t):
+            return "functorch-wrapped tensor (leaked from vmap/grad): no storage of its own"
+    except Exception:  # private API; fall back to the raw error text
+        pass
+    layout = str(getattr(t, "layout", ""))
+    if "sparse" in layout:
+        return f"{layout.removeprefix('torch.')} tensor: no single storage"
+    return error_text("storage", exc)
+
+
+def _step_nbytes(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
+    # A sparse tensor's "nbytes" would be its dense size (or raise): not memory it uses.
+    if not state["lazy"] and not str(var["layout"]).startswith("sparse"):
+        var["nbytes"] = int(t.nbytes)
+
+
+def _step_autograd(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
+    var["requires_grad"] = bool(t.requires_grad)
+    is_leaf = bool(t.is_leaf)
+    var["is_leaf"] = is_leaf
+    retains = bool(t.retains_grad)
+    var["retains_grad"] = retains
+    grad_fn = t.grad_fn
+    var["grad_fn"] = None if grad_fn is None else type(grad_fn).__name__
+    if is_leaf or retains:
+        grad = t.grad
+        var["grad"] = None if grad is None else grad_summary(grad)
+
+
+def _step_view(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
+    if not state["lazy"]:
+        var["is_view"] = bool(t._is_view())
+
+
+def _step_preview(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
+    numel = state.get("numel")
+    if numel is not None and numel <= PREVIEW_MAX_NUMEL and state.get("device_type") == "cpu":
+        var["preview"] = tensor_preview(t)
+
+
+_Step = Callable[[Any, dict, Any, dict], None]
+_STEPS: tuple[tuple[str, _Step], ...] = (
+    ("layout", _step_layout),
+    ("shape/numel", _step_shape),
+    ("dtype/itemsize", _step_dtype),
+    ("device", _step_device),
+    ("strides", _step_strides),
+    ("storage", _step_memory),
+    ("nbytes", _step_nbytes),
+    ("autograd", _step_autograd),
+    ("is_view", _step_view),
+    ("preview", _step_preview),
+)

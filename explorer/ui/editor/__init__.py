@@ -1,0 +1,1 @@
+"""The code editor: line numbers, cells, highlighting and the error marker."""

@@ -1,0 +1,223 @@
+"""The code pane: line numbers, highlighting, ``# %%`` cells, the failing line marked."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFontDatabase,
+    QKeyEvent,
+    QPainter,
+    QPaintEvent,
+    QTextCursor,
+    QTextFormat,
+)
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+
+from explorer.ui.editor.python_highlighter import PythonHighlighter
+
+CELL_MARKER = re.compile(r"^\s*#\s*%%")
+#: Keys the window's run actions own; the editor must not eat them as newlines.
+_RUN_KEYS = {Qt.Key.Key_Return, Qt.Key.Key_Enter}
+
+
+class _LineNumberArea(QWidget):
+    """The gutter; all painting is done by the editor."""
+
+    def __init__(self, editor: "CodeEditorWidget") -> None:
+        super().__init__(editor)
+        self._editor = editor
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(self._editor.gutter_width(), 0)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        self._editor.paint_gutter(event)
+
+
+class CodeEditorWidget(QPlainTextEdit):
+    """A Python editor with numbered lines and runnable cells.
+
+    Lines are 1-based everywhere in its API, like tracebacks.
+    """
+
+    error_line_changed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self._highlighter = PythonHighlighter(self.document())
+        self._gutter = _LineNumberArea(self)
+        self._error_line: int | None = None
+        self.blockCountChanged.connect(self._on_document_block_count_changed)
+        self.updateRequest.connect(self._on_editor_update_requested)
+        self.cursorPositionChanged.connect(self._refresh_selections)
+        self.textChanged.connect(self._on_editor_text_changed)
+        self._on_document_block_count_changed()
+        self._refresh_selections()
+
+    # -- geometry and painting ------------------------------------------------
+    def gutter_width(self) -> int:
+        digits = max(3, len(str(self.blockCount())))
+        return 12 + self.fontMetrics().horizontalAdvance("9") * digits
+
+    def _on_document_block_count_changed(self, _count: int = 0) -> None:
+        self.setViewportMargins(self.gutter_width(), 0, 0, 0)
+
+    def _on_editor_update_requested(self, rect: QRect, dy: int) -> None:
+        if dy:
+            self._gutter.scroll(0, dy)
+        else:
+            self._gutter.update(0, rect.y(), self._gutter.width(), rect.height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        area = self.contentsRect()
+        self._gutter.setGeometry(QRect(area.left(), area.top(), self.gutter_width(), area.height()))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._on_document_block_count_changed()
+
+    def paint_gutter(self, event: QPaintEvent) -> None:
+        painter = QPainter(self._gutter)
+        palette = self.palette()
+        painter.fillRect(event.rect(), palette.alternateBase())
+        block = self.firstVisibleBlock()
+        top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
+        height = self.fontMetrics().height()
+        while block.isValid() and top <= event.rect().bottom():
+            if block.isVisible():
+                number = block.blockNumber() + 1
+                is_error = number == self._error_line
+                painter.setPen(QColor("#c0392b") if is_error else palette.placeholderText().color())
+                painter.drawText(0, top, self._gutter.width() - 6, height, Qt.AlignmentFlag.AlignRight,
+                                 ("▶ " if is_error else "") + str(number))
+            top += round(self.blockBoundingRect(block).height())
+            block = block.next()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        super().paintEvent(event)
+        painter = QPainter(self.viewport())
+        painter.setPen(QColor(0, 114, 178, 160))
+        block = self.firstVisibleBlock()
+        offset = self.contentOffset()
+        while block.isValid():
+            geometry = self.blockBoundingGeometry(block).translated(offset)
+            if geometry.top() > event.rect().bottom():
+                break
+            if CELL_MARKER.match(block.text()) and block.blockNumber() > 0:
+                y = round(geometry.top())
+                painter.drawLine(0, y, self.viewport().width(), y)
+            block = block.next()
+
+    # -- drops: files go to the window (it loads them), text stays here ---------------
+    def canInsertFromMimeData(self, source) -> bool:  # noqa: N802 - Qt override
+        return not source.hasUrls() and super().canInsertFromMimeData(source)
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if event.mimeData().hasUrls():
+            event.ignore()
+            return
+        super().dragEnterEvent(event)
+
+    # -- keys -------------------------------------------------------------------
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            mods = event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+            if event.key() in _RUN_KEYS and mods:
+                event.ignore()  # let the window's Run cell shortcuts have it
+                return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if event.key() == Qt.Key.Key_Tab and not event.modifiers():
+            self.insertPlainText("    ")
+            return
+        super().keyPressEvent(event)
+
+    # -- cells and selections -----------------------------------------------------
+    def lines(self) -> list[str]:
+        return self.toPlainText().split("\n")
+
+    def cell_bounds(self, line: int | None = None) -> tuple[int, int]:
+        """First and last line (1-based, inclusive) of the cell holding *line* (default: the cursor's)."""
+        lines = self.lines()
+        current = (line or self.textCursor().blockNumber() + 1) - 1
+        start = current
+        while start > 0 and not CELL_MARKER.match(lines[start]):
+            start -= 1
+        end = current + 1
+        while end < len(lines) and not CELL_MARKER.match(lines[end]):
+            end += 1
+        return start + 1, end
+
+    def current_cell(self) -> tuple[str, int]:
+        """The code of the cursor's cell and its first line number."""
+        first, last = self.cell_bounds()
+        return "\n".join(self.lines()[first - 1:last]), first
+
+    def selection_or_line(self) -> tuple[str, int]:
+        """The selected text (whole lines) or the cursor's line, and its first line number."""
+        cursor = self.textCursor()
+        doc = self.document()
+        if not cursor.hasSelection():
+            block = cursor.block()
+            return block.text(), block.blockNumber() + 1
+        first = doc.findBlock(cursor.selectionStart()).blockNumber()
+        last = doc.findBlock(cursor.selectionEnd()).blockNumber()
+        return "\n".join(self.lines()[first:last + 1]), first + 1
+
+    def advance_to_next_cell(self) -> bool:
+        """Move the cursor to the first line after the current cell; False at the end."""
+        _first, last = self.cell_bounds()
+        if last >= self.blockCount():
+            return False
+        self.go_to_line(last + 1)
+        return True
+
+    def go_to_line(self, line: int) -> None:
+        block = self.document().findBlockByNumber(max(line - 1, 0))
+        cursor = QTextCursor(block)
+        self.setTextCursor(cursor)
+        self.centerCursor()
+
+    # -- error line ---------------------------------------------------------------
+    @property
+    def error_line(self) -> int | None:
+        return self._error_line
+
+    def mark_error_line(self, line: int | None) -> None:
+        """Mark the failing line (1-based) in red, or clear the mark with None."""
+        if line is not None and not 1 <= line <= self.blockCount():
+            line = None
+        self._error_line = line
+        self._refresh_selections()
+        self._gutter.update()
+        self.error_line_changed.emit(line or 0)
+
+    def _on_editor_text_changed(self) -> None:
+        if self._error_line is not None and self._error_line > self.blockCount():
+            self.mark_error_line(None)
+
+    def _refresh_selections(self) -> None:
+        selections = []
+        current = QTextEdit.ExtraSelection()
+        current.format.setBackground(self.palette().alternateBase())
+        current.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+        current.cursor = self.textCursor()
+        current.cursor.clearSelection()
+        selections.append(current)
+        if self._error_line is not None:
+            error = QTextEdit.ExtraSelection()
+            error.format.setBackground(QColor(230, 80, 60, 60))
+            error.format.setUnderlineStyle(error.format.UnderlineStyle.WaveUnderline)
+            error.format.setUnderlineColor(QColor("#c0392b"))
+            error.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            error.cursor = QTextCursor(self.document().findBlockByNumber(self._error_line - 1))
+            selections.append(error)
+        self.setExtraSelections(selections)

@@ -1,0 +1,1 @@
+"""The Image tab: the matplotlib canvas and its status line."""

@@ -1,0 +1,1 @@
+"""The Values tab: the slicer and the lazily fetched table of values."""

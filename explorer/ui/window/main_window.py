@@ -1,0 +1,370 @@
+"""The main window: editor, console, inspector and detail tabs, wired to one kernel session."""
+
+from __future__ import annotations
+
+from importlib import metadata
+from typing import Any
+
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, QUrl
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QFont, QIcon
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QMainWindow,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.ui.banner_widget import BannerWidget
+from explorer.ui.detail_tabs_widget import DetailTabsWidget
+from explorer.ui.editor.code_editor_widget import CodeEditorWidget
+from explorer.ui.error_card_view import ErrorCardView
+from explorer.ui.i18n import LANGUAGES, install_language
+from explorer.ui.inspector.inspector_model import InspectorModel
+from explorer.ui.inspector.inspector_view import InspectorView
+from explorer.ui.window import main_actions
+from explorer.ui.window.data_loader import DataLoader
+from explorer.ui.window.recovery import RecoveryStore
+from explorer.ui.window.window_files import WindowFilesMixin
+
+PRESENTATION_SCALE = 1.8
+
+
+def _installed_version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+class MainWindow(WindowFilesMixin, QMainWindow):
+    """Receives the kernel *session*; owns every widget and connects their signals."""
+
+    def __init__(self, session: Any, console: QWidget | None = None, icon: QIcon | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.setObjectName("main_window")
+        if icon is not None:
+            self.setWindowIcon(icon)
+        self.file_path: str | None = None
+        self.language = "en"
+        self._base_point_size = QApplication.font().pointSizeF() or 10.0
+        self._zoom = 1.0
+        self._presentation = False
+        self._pending_runs: list[tuple[str, int]] = []
+        self._editor_run: tuple[str, int] | None = None
+        self._kernel_torch: str | None = None
+        self._build_widgets(console)
+        self.actions_ = main_actions.build(self)
+        self._build_status_bar()
+        self._connect()
+        self.setAcceptDrops(True)
+        self.recovery = RecoveryStore(self.editor.toPlainText, parent=self)
+        self.loader = DataLoader(session, self._run_visible, self._confirm_pickle, self)
+        self.loader.problems_reported.connect(self._on_loader_problems_reported)
+        self.retranslate()
+        self.resize(1500, 950)
+        self._restore_layout()
+
+    # -- construction -----------------------------------------------------------------
+    def _build_widgets(self, console: QWidget | None) -> None:
+        self.editor = CodeEditorWidget(self)
+        self.console = console or QLabel(self.tr("Starting the Python kernel…"), self)
+        self.error_card = ErrorCardView(self)
+        self.error_card.hide()
+        self.banner = BannerWidget(self)
+        self.inspector_model = InspectorModel(self)
+        self.inspector = InspectorView(self.inspector_model, self.session, self)
+        self.details = DetailTabsWidget(self.session, self)
+        left = QSplitter(Qt.Orientation.Vertical, self)
+        left.addWidget(self.editor)
+        bottom = QWidget(self)
+        bottom_layout = QVBoxLayout(bottom)
+        bottom_layout.setContentsMargins(0, 0, 0, 0)
+        bottom_layout.addWidget(self.error_card)
+        bottom_layout.addWidget(self.console, 1)
+        self._bottom_layout = bottom_layout
+        left.addWidget(bottom)
+        left.setSizes([560, 360])
+        right = QSplitter(Qt.Orientation.Vertical, self)
+        right.addWidget(self.inspector)
+        right.addWidget(self.details)
+        right.setSizes([430, 490])
+        main = QSplitter(Qt.Orientation.Horizontal, self)
+        main.addWidget(left)
+        main.addWidget(right)
+        main.setSizes([700, 800])
+        self._splitters = {"left": left, "right": right, "main": main}
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.banner)
+        layout.addWidget(main, 1)
+        self.setCentralWidget(central)
+
+    def _build_status_bar(self) -> None:
+        self.kernel_label = QLabel(self)
+        self.torch_label = QLabel(self)
+        self.grad_label = QLabel(self)
+        for label in (self.grad_label, self.torch_label, self.kernel_label):
+            self.statusBar().addPermanentWidget(label)
+        self._installed_torch = _installed_version("torch")
+
+    def _connect(self) -> None:
+        self.session.status_changed.connect(self._on_session_status_changed)
+        self.session.namespace_changed.connect(self._on_session_namespace_changed)
+        self.session.run_finished.connect(self._on_session_run_finished)
+        self.session.kernel_died.connect(self._on_session_kernel_died)
+        self.session.kernel_restarted.connect(self._on_session_kernel_restarted)
+        self.session.agent_installed.connect(self._on_session_agent_installed)
+        self.inspector.variable_selected.connect(self._on_inspector_variable_selected)
+        self.error_card.line_activated.connect(self._on_error_card_line_activated)
+        self.editor.document().modificationChanged.connect(self._on_editor_modification_changed)
+
+    def attach_console(self, console: QWidget) -> None:
+        """Put the real console (created once the kernel runs) in place of the placeholder."""
+        self._bottom_layout.replaceWidget(self.console, console)
+        self.console.deleteLater()
+        self.console = console
+        self._apply_fonts()
+
+    # -- language and fonts -----------------------------------------------------------------
+    def retranslate(self) -> None:
+        main_actions.retranslate(self, self.actions_)
+        self.editor.setPlaceholderText(self.tr(
+            "Type PyTorch code here and press F5 to run it, e.g.\n\n"
+            "import torch\nt = torch.arange(10).reshape(2, 5)\ncols = t[:, 1:3]\n\n"
+            "Or open a ready lesson from the Lessons menu and step through it with Shift+Enter."))
+        self._fill_language_menu()
+        self._fill_lessons_menu()
+        self._update_recent_menu()
+        self._update_title()
+        self._on_session_status_changed(self.session.status)
+        self._show_torch_version(self._kernel_torch)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def set_language(self, lang: str) -> None:
+        """Switch the interface (and the kernel's explanations) to *lang*."""
+        self.language = lang
+        install_language(lang)
+        QSettings().setValue("language", lang)
+        self.session.set_language(lang)
+
+    def _fill_language_menu(self) -> None:
+        menu = self.actions_.language_menu
+        menu.clear()
+        for code, title in LANGUAGES.items():
+            action = menu.addAction(title)
+            action.setCheckable(True)
+            action.setChecked(code == self.language)
+            action.triggered.connect(lambda _=False, c=code: self.set_language(c))
+
+    def toggle_presentation(self) -> None:
+        self.set_presentation(not self._presentation)
+
+    def set_presentation(self, on: bool) -> None:
+        """Presentation mode: every font scaled up for a projector."""
+        self._presentation = on
+        self.actions_["presentation"].setChecked(on)
+        self._apply_fonts()
+
+    def zoom_in(self) -> None:
+        self._zoom = min(self._zoom * 1.15, 4.0)
+        self._apply_fonts()
+
+    def zoom_out(self) -> None:
+        self._zoom = max(self._zoom / 1.15, 0.5)
+        self._apply_fonts()
+
+    def point_size(self) -> float:
+        return self._base_point_size * self._zoom * (PRESENTATION_SCALE if self._presentation else 1.0)
+
+    def _apply_fonts(self) -> None:
+        size = self.point_size()
+        font = QFont(QApplication.font())
+        font.setPointSizeF(size)
+        QApplication.setFont(font)
+        mono = QFont(self.editor.font())
+        mono.setPointSizeF(size)
+        self.editor.setFont(mono)
+        if hasattr(self.console, "font") and not isinstance(self.console, QLabel):
+            console_font = QFont(self.console.font)
+            console_font.setPointSizeF(size)
+            self.console.font = console_font
+
+    # -- running code ------------------------------------------------------------------
+    def run_file(self) -> None:
+        self._submit(self.editor.toPlainText(), 1)
+
+    def run_cell(self) -> None:
+        code, first = self.editor.current_cell()
+        self._submit(code, first)
+
+    def run_cell_and_advance(self) -> None:
+        self.run_cell()
+        self.editor.advance_to_next_cell()
+
+    def run_selection(self) -> None:
+        code, first = self.editor.selection_or_line()
+        self._submit(code, first)
+
+    def _submit(self, code: str, first_line: int) -> None:
+        if not code.strip():
+            return
+        self._pending_runs.append((code, first_line))
+        self._flush_runs()
+
+    def _flush_runs(self) -> None:
+        if not self._pending_runs or self.session.status != "idle" or self._editor_run is not None:
+            return
+        code, first_line = self._pending_runs.pop(0)
+        self._editor_run = (code, first_line)
+        self.editor.mark_error_line(None)
+        self.error_card.clear()
+        self.error_card.hide()
+        self._run_visible(code)
+
+    def _run_visible(self, code: str) -> None:
+        """Run *code* in the console, where the user sees it and its output."""
+        execute = getattr(self.console, "execute", None)
+        if callable(execute):
+            execute(code, hidden=False)
+        else:
+            self.session.execute(code)
+
+    def stop_kernel(self) -> None:
+        self._pending_runs.clear()
+        self.session.interrupt()
+        self.statusBar().showMessage(self.tr("Interrupted: the running code was stopped"), 5000)
+
+    def restart_kernel(self) -> None:
+        self._pending_runs.clear()
+        self._editor_run = None
+        self.session.restart()
+
+    # -- session signals ------------------------------------------------------------------
+    def _on_session_status_changed(self, status: str) -> None:
+        texts = {"starting": self.tr("Kernel starting…"), "idle": self.tr("Kernel idle"),
+                 "busy": self.tr("Kernel busy"), "restarting": self.tr("Kernel restarting…"),
+                 "dead": self.tr("Kernel stopped")}
+        colors = {"starting": "#E69F00", "idle": "#009E73", "busy": "#D55E00", "restarting": "#E69F00", "dead": "#888888"}
+        self.kernel_label.setText(f"<span style='color:{colors.get(status, '#888')}'>●</span> {texts.get(status, status)}")
+        self.kernel_label.setToolTip(self.tr("The Python process that runs your code. Stop interrupts it; Restart starts a fresh one."))
+        # Enabled whenever a kernel runs: the GUI may not have heard "busy" yet when the user
+        # presses Stop, and interrupting an idle kernel does no harm.
+        self.actions_["stop"].setEnabled(status in ("idle", "busy"))
+        if status == "idle":
+            QTimer.singleShot(0, self._flush_runs)
+
+    def sync_script_context(self) -> None:
+        """Tell the kernel which file the editor holds (``__file__``, sibling imports)."""
+        # Before the kernel is up the request is answered with an error; agent_installed repeats it.
+        self.session.request("script_context", {"path": self.file_path}, lambda _reply: None)
+
+    def _on_session_agent_installed(self) -> None:
+        self.sync_script_context()
+        self._flush_runs()
+        self.flush_startup_files()
+
+    def _on_session_namespace_changed(self, snapshot: dict) -> None:
+        self.inspector.set_snapshot(snapshot)
+        self._kernel_torch = snapshot.get("torch_version")
+        self._show_torch_version(self._kernel_torch)
+        grad = snapshot.get("grad_enabled", True)
+        self.grad_label.setText("" if grad else self.tr("⚠ no_grad: gradients are off"))
+        self.grad_label.setToolTip(self.tr("torch.is_grad_enabled() is False in the kernel: operations are not recorded for backward()"))
+
+    def _show_torch_version(self, imported: str | None) -> None:
+        """The kernel's torch version once imported; before that, the installed one (read without importing)."""
+        if imported:
+            self.torch_label.setText(self.tr("torch {version}").format(version=imported))
+        elif self._installed_torch:
+            self.torch_label.setText(self.tr("torch {version} (not imported yet)").format(version=self._installed_torch))
+        else:
+            self.torch_label.setText(self.tr("torch is not installed"))
+
+    def _on_session_run_finished(self, run: dict) -> None:
+        mine = self._editor_run is not None and (run.get("code") or "").rstrip() == self._editor_run[0].rstrip()
+        offset = self._editor_run[1] - 1 if mine else None
+        if mine:
+            self._editor_run = None
+        error = run.get("error")
+        if error and error.get("type") == "KeyboardInterrupt":
+            # The user pressed Stop: nothing to explain.
+            self.statusBar().showMessage(self.tr("Stopped (KeyboardInterrupt)"), 6000)
+        elif error:
+            self.error_card.show_error(error)
+            self.error_card.show()
+            if offset is not None and error.get("line"):
+                self.editor.mark_error_line(offset + int(error["line"]))
+        elif run.get("hints"):
+            self.error_card.show_error(None)
+            self.error_card.show_hints(run["hints"])
+            self.error_card.show()
+        self._flush_runs()
+
+    def _on_session_kernel_died(self, message: str) -> None:
+        self._editor_run = None
+        self._pending_runs.clear()
+        self.banner.show_message(self.tr("The kernel died (the code crashed or called exit); it is restarting. Your script is safe in the editor."), "warning")
+
+    def _on_session_kernel_restarted(self) -> None:
+        self.inspector.set_snapshot({"variables": []})
+        self.statusBar().showMessage(self.tr("A fresh kernel is ready; run your code again"), 8000)
+
+    def _on_inspector_variable_selected(self, var: dict) -> None:
+        self.details.set_variable(var or None)
+
+    def _on_error_card_line_activated(self, line: int) -> None:
+        # The card knows the line within the code that ran; the editor knows where that code started.
+        self.editor.go_to_line(self.editor.error_line or line)
+        self.editor.setFocus()
+
+    # -- drag and drop -------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+        urls = event.mimeData().urls()
+        if urls:
+            event.acceptProposedAction()
+            self.open_urls(urls)
+
+    def open_urls(self, urls: list[QUrl]) -> None:
+        paths, problems = [], []
+        for url in urls:
+            if url.isLocalFile():
+                paths.append(url.toLocalFile())
+            else:
+                problems.append(self.tr("{url}: only files on this computer can be opened, not web addresses.").format(url=url.toString()))
+        self.open_paths(paths, problems)
+
+    def _restore_layout(self) -> None:
+        """Window size and pane sizes as the user left them."""
+        settings = QSettings()
+        geometry = settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        for key, splitter in self._splitters.items():
+            state = settings.value(f"window/splitter_{key}")
+            if state is not None:
+                splitter.restoreState(state)
+
+    def _save_layout(self) -> None:
+        settings = QSettings()
+        settings.setValue("window/geometry", self.saveGeometry())
+        for key, splitter in self._splitters.items():
+            settings.setValue(f"window/splitter_{key}", splitter.saveState())
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        self._save_layout()
+        self.recovery.save_now()
+        if not self.editor.document().isModified():
+            self.recovery.discard()
+        super().closeEvent(event)
