@@ -8,7 +8,7 @@ import signal
 import sys
 from importlib import resources
 
-from PySide6.QtCore import QCoreApplication, QLocale, QSettings, QTimer
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -18,13 +18,6 @@ KERNEL_START_DELAY_MS = 30
 def app_icon() -> QIcon:
     """The window icon, from the package's resources."""
     return QIcon(str(resources.files("explorer") / "resources" / "icon.svg"))
-
-
-def default_language() -> str:
-    saved = QSettings().value("language")
-    if saved in ("en", "zh_CN"):
-        return str(saved)
-    return "zh_CN" if QLocale.system().name().startswith("zh") else "en"
 
 
 def make_console(session):
@@ -41,7 +34,7 @@ def make_console(session):
 def create_window(options: argparse.Namespace | None = None):
     """Create the session and window (the kernel starts on the first event-loop turn)."""
     from explorer.kernel.session import KernelSession
-    from explorer.ui.i18n import install_language
+    from explorer.ui.i18n import default_language, install_language
     from explorer.ui.window.main_window import MainWindow
 
     lang = getattr(options, "lang", None) or default_language()

@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
-#: Delay before building the views once the tabs exist: enough for the window to paint first.
+# Delay before building the views once the tabs exist: enough for the window to paint first.
 BUILD_DELAY_MS = 150
 
 

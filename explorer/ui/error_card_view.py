@@ -222,7 +222,9 @@ class ErrorCardView(QFrame):
                 self._fit_height(widget)
 
     def _retranslate(self) -> None:
+        #: Heading on the error card above the explanation of the error.
         self._why.setText(self.tr("Why"))
+        #: Heading on the error card above the code that fixes the error.
         self._fix_header.setText(self.tr("Fix"))
         self._copy.setText(self.tr("Copy"))
         self._copy.setToolTip(self.tr("Copy the fix to the clipboard"))

@@ -132,13 +132,16 @@ class GraphView(QWidget):
         self.zoom_out_button.setToolTip(self.tr("Zoom out (Ctrl+wheel)"))
         self.zoom_in_button.setText("+")
         self.zoom_in_button.setToolTip(self.tr("Zoom in (Ctrl+wheel)"))
+        #: Button: zoom the graph so all of it fits in the window.
         self.fit_button.setText(self.tr("Fit"))
         self.fit_button.setToolTip(self.tr("Show the whole graph"))
         legend = {
+            #: Legend of the graph's colours: a leaf node (a tensor you created).
             "leaf": self.tr("leaf"),
             "parameter": self.tr("parameter"),
             "intermediate": self.tr("intermediate"),
             "output": self.tr("output"),
+            #: Legend of the graph's colours: an operation node, such as MulBackward0.
             "op": self.tr("operation"),
         }
         for kind, text in legend.items():
@@ -260,7 +263,9 @@ class GraphView(QWidget):
         name = (self._var or {}).get("name", "")
         notes = [self._reason(result.get("message_key"), name, result.get("message"))]
         if result.get("truncated"):
-            notes.append(self.tr("Only the first {n} nodes are shown.").format(n=len(result.get("nodes", []))))
+            shown = len(result.get("nodes", []))
+            #: The graph is too large to draw; %n is how many of its nodes are drawn.
+            notes.append(self.tr("Only the first %n node(s) are shown.", "", shown))
         self._show_message("\n".join(n for n in notes if n))
         if result.get("freed"):
             self._banner.setText(self.tr(
@@ -354,7 +359,7 @@ class GraphView(QWidget):
             tag = self._scene.addSimpleText(f"×{count}", self.font())
             tag.setBrush(QBrush(color))
             tag.setPos((start + end) / 2 - QPointF(0, tag.boundingRect().height()))
-            tag.setToolTip(self.tr("This input is used {n} times by the operation.").format(n=count))
+            tag.setToolTip(self.tr("This input is used %n time(s) by the operation.", "", count))
 
     def _tooltip(self, node: dict, is_root: bool) -> str:
         if node.get("kind") == "op":
@@ -379,6 +384,7 @@ class GraphView(QWidget):
         if grad:
             lines.append(self.tr("grad: {preview}").format(preview=grad.get("preview")))
         elif node.get("kind") == "leaf":
+            #: Tooltip of a leaf node whose .grad is still None.
             lines.append(self.tr("grad: None (backward() has not reached it yet)"))
         return "\n".join(lines)
 

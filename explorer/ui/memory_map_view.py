@@ -13,6 +13,7 @@ from explorer.ui.selection_fetch import SelectionFetch
 
 _ARRAY_KINDS = {"tensor", "parameter", "ndarray"}
 _MAX_TOOLTIP_VISITS = 4
+_MAX_COUNT = 2**31 - 1  # the largest plural count Qt's translate() accepts (a C int)
 _WRAP = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
 
 
@@ -101,11 +102,17 @@ class MemoryMapView(QWidget):
         group = (self._var or {}).get("memory_group") or p.get("memory_group")
         shared = (self.tr("memory group {group}").format(group=group) if group
                   else self.tr("not shared with other variables"))
-        size = self.tr("allocation: {nbytes} bytes").format(nbytes=p["allocation"]["nbytes"])
+        # {nbytes}, not %n: Qt takes a 32-bit count and a tensor can hold more bytes.
+        nbytes, cell_bytes, unit_bytes = p["allocation"]["nbytes"], p.get("cell_bytes"), p.get("unit_bytes")
+        plural = min(nbytes, _MAX_COUNT)
+        #: Size of the memory block the variable lives in; the count chooses the plural form.
+        size = self.tr("allocation: {nbytes} byte(s)", "", plural).format(nbytes=nbytes)
         if p["bin"] > 1:
-            cell = self.tr("1 cell = {n} bytes").format(n=p["cell_bytes"])
+            plural = min(cell_bytes, _MAX_COUNT)
+            #: Legend of the memory map: how many bytes one drawn cell (box) stands for.
+            cell = self.tr("1 cell = {n} byte(s)", "", plural).format(n=cell_bytes)
         elif p["unit"] == "element":
-            cell = self.tr("1 cell = 1 element ({n} bytes)").format(n=p["unit_bytes"])
+            cell = self.tr("1 cell = 1 element (%n byte(s))", "", unit_bytes)
         else:
             cell = self.tr("1 cell = 1 byte")
         return f"{p['name']}: {shared} · {size} · {cell}"
@@ -121,6 +128,7 @@ class MemoryMapView(QWidget):
             widest = max((len(v) for v in p.get("values") or [] if v), default=3)
             cell_w = fm.horizontalAdvance("0" * max(3, min(widest, 8))) + fm.averageCharWidth()
         cell_h = fm.height() + fm.height() // 2
+        #: Label of the row of storage cells at the top of the memory map.
         labels = [self.tr("memory")] + [r["name"] for r in p.get("rows", [])]
         label_w = max(fm.horizontalAdvance(t) for t in labels) + fm.averageCharWidth() * 2
         return cell_w, cell_h, label_w, fm.height() // 3
@@ -289,7 +297,8 @@ class MemoryMapView(QWidget):
             return self.tr("{name} reaches this cell").format(name=r["name"])
         lines = [self._position_text(r, k) for k in visits[:_MAX_TOOLTIP_VISITS]]
         if len(visits) > 1:
-            lines.append(self.tr("reached {n} times").format(n=len(visits)))
+            times = len(visits)
+            lines.append(self.tr("reached %n time(s)", "", times))
         return "\n".join(lines)
 
     def _position_text(self, r: dict, k: int) -> str:
@@ -298,6 +307,7 @@ class MemoryMapView(QWidget):
         terms = " + ".join(f"{i}×{s}" for i, s in zip(index, r["strides"]))
         position = r["storage_offset"] + sum(i * s for i, s in zip(index, r["strides"]))
         formula = f"{r['storage_offset']}" + (f" + {terms}" if terms else "") + f" = {position}"
+        #: Tooltip: how the element {name}{index} (e.g. t[1, 2]) finds its storage position; {formula} is the arithmetic.
         return self.tr("{name}{index}: offset + Σ index × stride = {formula}").format(
             name=r["name"], index=index, formula=formula)
 

@@ -12,18 +12,20 @@ from typing import Any
 import shiboken6
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-#: Below this many elements the statistics start as soon as the tab shows the variable.
+# Below this many elements the statistics start as soon as the tab shows the variable.
 AUTO_LIMIT = 10_000_000
 POLL_MS = 100
 VALUE_KINDS = ("tensor", "parameter", "ndarray")
-#: (result key, label) in display order; labels are translated in retranslate().
+# (result key, label) in display order; the labels are marked for lupdate here and translated in retranslate().
 FIELDS = (
-    ("count", "Elements"), ("min", "Min"), ("max", "Max"), ("mean", "Mean"), ("std", "Std"),
-    ("nan", "NaN"), ("posinf", "+Inf"), ("neginf", "-Inf"), ("zeros", "Zeros"),
+    ("count", QT_TRANSLATE_NOOP("StatsView", "Elements")), ("min", QT_TRANSLATE_NOOP("StatsView", "Min")),
+    ("max", QT_TRANSLATE_NOOP("StatsView", "Max")), ("mean", QT_TRANSLATE_NOOP("StatsView", "Mean")),
+    ("std", QT_TRANSLATE_NOOP("StatsView", "Std")), ("nan", "NaN"), ("posinf", "+Inf"), ("neginf", "-Inf"),
+    ("zeros", QT_TRANSLATE_NOOP("StatsView", "Zeros")),
 )
 
 
@@ -122,7 +124,8 @@ class StatsView(QWidget):
         self.compute_button.setToolTip(self.tr("Compute the statistics in the kernel (large tensors take a moment)"))
         self.cancel_button.setText(self.tr("Cancel"))
         for key, label in FIELDS:
-            self._names[key].setText(self.tr(label) + ":")
+            #: A form label: the name of a statistic followed by a colon.
+            self._names[key].setText(self.tr("{field}:").format(field=self.tr(label)))
         std_tip = self.tr("Standard deviation, computed like the library does (torch: t.std() divides by n-1; numpy: a.std() by n)")  # noqa: E501
         self._names["std"].setToolTip(std_tip)
         self._show_state()
@@ -317,8 +320,10 @@ class StatsView(QWidget):
         ax.bar(edges[:-1], counts, width=widths, align="edge", color="#0072B2", edgecolor="none")
         size = self.font().pointSizeF()  # follow the widget font (bigger in presentation mode)
         ax.tick_params(labelsize=size)
+        #: Axis label of the histogram: the values of the elements.
         ax.set_xlabel(self.tr("value"), fontsize=size)
         step = hist.get("step") or 1
+        #: Axis label of the histogram: how many elements fall in each bar.
         ylabel = self.tr("count") if step == 1 else self.tr("count (sample: 1 in {step} elements)").format(step=step)
         ax.set_ylabel(ylabel, fontsize=size)
         self._figure.tight_layout()

@@ -197,33 +197,6 @@ def test_layered_positions_every_edge_goes_right() -> None:
     assert len(cells) == len(ids)  # no two nodes drawn on top of each other
 
 
-def _tr_sources() -> set[str]:
-    """Every literal passed to self.tr(...) in graph_view.py."""
-    import ast
-    import inspect
-
-    import explorer.ui.graph_view as module
-
-    found = set()
-    for node in ast.walk(ast.parse(inspect.getsource(module))):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "tr":
-            assert isinstance(node.args[0], ast.Constant), "tr() needs a literal source text"
-            found.add(node.args[0].value)
-    return found
-
-
-def test_every_ui_string_has_a_chinese_translation() -> None:
-    from explorer.ui.i18n.zh_graph import STRINGS
-
-    sources = _tr_sources()
-    assert len(sources) > 20
-    assert sources <= set(STRINGS)
-    for english, chinese in STRINGS.items():
-        assert chinese and chinese != english
-        for placeholder in ("{name}", "{n}", "{error}", "{op}", "{shape}", "{dtype}", "{value}", "{preview}"):
-            assert (placeholder in english) == (placeholder in chinese), (english, placeholder)
-
-
 def test_switching_to_chinese_retranslates_shown_graph(qtbot, make_view) -> None:
     from explorer.ui.i18n import install_language
 

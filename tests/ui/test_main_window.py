@@ -115,9 +115,9 @@ def test_dropped_files_become_variables_and_bad_ones_one_message(shared, tmp_pat
         QApplication.sendEvent(window, drop)
     qtbot.waitUntil(lambda: window.inspector_model.variable("batch_data_2024") is not None, timeout=TIMEOUT)
     assert row_text(window, "batch_data_2024", "shape") == "[2, 3]"
-    qtbot.waitUntil(lambda: window.banner.isVisible() and "file(s)" in window.banner.text(), timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: window.banner.isVisible() and "could not be opened" in window.banner.text(), timeout=TIMEOUT)
     text = window.banner.text()
-    assert "4 file(s)" in text and all(p.name in text for p in bad) and "example.org" in text
+    assert "4 files could not be opened" in text and all(p.name in text for p in bad) and "example.org" in text
 
 
 def test_language_and_presentation_mode(shared) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,8 +10,6 @@ import torch
 from PySide6.QtCore import QPoint
 from PySide6.QtGui import QFont, QImage
 
-from explorer.ui import memory_map_view
-from explorer.ui.i18n.zh_memory import STRINGS
 from explorer.ui.memory_map_view import GROUP_COLORS, MemoryMapView
 from tests.ui.fakes import InProcessSource
 
@@ -159,9 +156,3 @@ def test_palette_is_hex_and_distinct() -> None:
     assert len(set(GROUP_COLORS)) == len(GROUP_COLORS) >= 8
     assert all(re.fullmatch(r"#[0-9A-F]{6}", c) for c in GROUP_COLORS)
 
-
-def test_every_ui_string_has_a_translation() -> None:
-    source = Path(memory_map_view.__file__).read_text(encoding="utf-8")
-    used = set(re.findall(r'self\.tr\(\s*"([^"]+)"', source))
-    assert used and used <= set(STRINGS)
-    assert all(STRINGS[k] and STRINGS[k] != k for k in used)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 from explorer.ui.editor.python_highlighter import PythonHighlighter
 
 CELL_MARKER = re.compile(r"^\s*#\s*%%")
-#: Keys the window's run actions own; the editor must not eat them as newlines.
+# Keys the window's run actions own; the editor must not eat them as newlines.
 _RUN_KEYS = {Qt.Key.Key_Return, Qt.Key.Key_Enter}
 
 

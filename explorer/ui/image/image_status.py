@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QObject
+
 
 class ImageStatusMixin:
     """For :class:`~explorer.ui.image.image_view.ImageView`: the status text of a drawn payload.
@@ -28,8 +30,7 @@ class ImageStatusMixin:
             height=height, width=width, zoom=f"{self._screen_zoom(payload):.3g}"))
         if payload.get("grid"):
             rows, cols = payload["grid"]
-            parts.append(self.tr("{shown} of {count} images in a {rows} × {cols} grid").format(
-                shown=payload.get("shown"), count=payload.get("count"), rows=rows, cols=cols))
+            parts.append(GridText().grid(payload.get("shown"), int(payload.get("count") or 0), rows, cols))
         if payload.get("channel") is not None:
             parts.append(self.tr("channel {index} alone").format(index=payload["channel"]))
         extra = [str(n) for n in payload.get("notes") or []]
@@ -47,6 +48,7 @@ class ImageStatusMixin:
             return text
         if scaling == "clip":
             return self.tr("integers shown as 0–255 (clipped)")
+        #: How the pixels were scaled: not at all, the values are shown as they are.
         return self.tr("as is")
 
     def _screen_zoom(self, payload: dict) -> float:
@@ -58,6 +60,13 @@ class ImageStatusMixin:
         box = self._axes.get_position()  # figure fraction; the figure's bbox is in device pixels
         scale = min(self._figure.bbox.width * box.width / cols, self._figure.bbox.height * box.height / rows)
         return zoom * scale
+
+
+class GridText(QObject):
+    """The grid sentence, whose plural form Qt looks up by the calling object's own class (never a mixin's)."""
+
+    def grid(self, shown: Any, count: int, rows: int, cols: int) -> str:
+        return self.tr("{shown} of %n image(s) in a {rows} × {cols} grid", "", count).format(shown=shown, rows=rows, cols=cols)
 
 
 def _num(value: Any) -> str:

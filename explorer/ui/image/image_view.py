@@ -129,10 +129,12 @@ class ImageView(ImageStatusMixin, QWidget):
     def retranslate(self) -> None:
         """Set every static text in the current language."""
         self.layout_label.setText(self.tr("Layout:"))
+        #: Layout choice: let the app guess which axes are channels, height and width.
         self.layout_combo.setItemText(0, self.tr("Auto"))
         self.layout_combo.setToolTip(self.tr("How the axes are read: C channels, H height, W width, N batch"))
         self.channel_label.setText(self.tr("Channel:"))
         self.colormap_label.setText(self.tr("Colormap:"))
+        #: Colour map choice for a one-channel image.
         self.colormap_combo.setItemText(0, self.tr("grayscale"))
         self.colormap_combo.setToolTip(self.tr("Colours for a one-channel image"))
         self.copy_button.setText(self.tr("Copy"))
@@ -214,13 +216,14 @@ class ImageView(ImageStatusMixin, QWidget):
             return self.tr("Select a tensor or an array to draw it as an image.")
         name = str(var.get("name", ""))
         if var.get("kind") not in IMAGE_KINDS:
-            return self.tr("{name} is a {type}, not a tensor or an array, so there is no image to draw.").format(
+            return self.tr("{name} ({type}) is not a tensor or an array, so there is no image to draw.").format(
                 name=name, type=var.get("type") or var.get("kind"))
         shape = var.get("shape")
         if isinstance(shape, list) and not 2 <= len(shape) <= 4:
+            dims = len(shape)
             return self.tr(
-                "{name} has {n} dimension(s); an image needs 2 (H, W), 3 (C, H, W or H, W, C) or 4 (a batch)."
-            ).format(name=name, n=len(shape))
+                "{name} has %n dimension(s); an image needs 2 (H, W), 3 (C, H, W or H, W, C) or 4 (a batch).", "", dims
+            ).format(name=name)
         return None
 
     def _refetch(self) -> None:
@@ -377,6 +380,7 @@ class ImageView(ImageStatusMixin, QWidget):
         self.channel_combo.blockSignals(True)
         self.channel_combo.clear()
         self.channel_combo.addItem(self.tr("All channels"), None)
+        #: Names of the channels of an RGB(A) image, used in "Channel {index} ({color})".
         colors = (self.tr("red"), self.tr("green"), self.tr("blue"), self.tr("alpha"))
         for i in range(min(count or 0, 4096) if (count or 0) > 1 else 0):
             text = (self.tr("Channel {index} ({color})").format(index=i, color=colors[i])

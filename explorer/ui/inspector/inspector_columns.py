@@ -7,12 +7,6 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication
 
-_CTX = "InspectorColumns"
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate(_CTX, text)
-
 
 def _seq(values: Any) -> str:
     return "" if values is None else "(" + ", ".join(str(v) for v in values) + ")"
@@ -70,24 +64,25 @@ def columns() -> list[Column]:
     """All columns, with headers and tooltips in the current language."""
     get = lambda key, fmt=str: (lambda v: "" if v.get(key) is None else fmt(v.get(key)))  # noqa: E731
     return [
-        Column("name", _t("Name"), _t("The variable's name in your code. Children of lists, dicts and modules are indented."), get("name")),
-        Column("change", _t("Change"), _t("What the last run did to this variable: new, changed, or changed through another name that shares its memory."), lambda v: ""),
-        Column("memory_group", _t("Memory"), _t("Variables with the same colour share one block of memory: writing to one can change the others."), get("memory_group")),
-        Column("type", _t("Type"), _t("The Python type: Tensor, Parameter (a tensor a model learns), ndarray (NumPy), or another object."), _type),
-        Column("shape", _t("Shape"), _t("How many elements along each dimension. A scalar has shape []; an RGB image tensor is usually [3, H, W]."), lambda v: _shape(v.get("shape")) if v.get("kind") != "other" else (v.get("repr") or "")),
-        Column("dtype", _t("Dtype"), _t("The element type: float32 is the default for tensors, int64 for integer data; most layers refuse integers."), get("dtype")),
-        Column("device", _t("Device"), _t("Where the data lives (cpu, cuda:0). Tensors in one operation must be on the same device."), get("device")),
-        Column("strides", _t("Strides"), _t("How many elements to skip in memory to move one step along each dimension. A view changes strides, not data."), lambda v: _seq(v.get("strides"))),
-        Column("storage_offset", _t("Offset"), _t("Where this tensor's first element sits in its storage, counted in elements. Slices that skip rows have an offset."), get("storage_offset")),
-        Column("data_ptr", _t("data_ptr"), _t("The memory address of the first element: storage address + offset x element size."), lambda v: _hex(v.get("data_ptr")), False),
-        Column("is_contiguous", _t("Contiguous"), _t("Whether the elements lie in memory in row-major order with no gaps. view() needs this; reshape() copies when it is not."), lambda v: _yes(v.get("is_contiguous"))),
-        Column("numel", _t("Elements"), _t("The number of elements: the product of the shape."), get("numel")),
-        Column("nbytes", _t("Bytes"), _t("Memory the elements take: number of elements x element size."), lambda v: _bytes(v.get("nbytes"))),
-        Column("requires_grad", _t("requires_grad"), _t("Whether autograd records operations on this tensor so backward() can compute its gradient."), lambda v: _yes(v.get("requires_grad"))),
-        Column("is_leaf", _t("Leaf"), _t("A leaf tensor was created by you, not computed; only leaves get .grad filled by backward()."), lambda v: _yes(v.get("is_leaf"))),
-        Column("grad_fn", _t("grad_fn"), _t("The operation that produced this tensor (e.g. MulBackward0); backward() walks these back to the leaves."), get("grad_fn")),
-        Column("retains_grad", _t("retains_grad"), _t("Whether this non-leaf tensor keeps its .grad after backward() (set with retain_grad())."), lambda v: _yes(v.get("retains_grad")), False),
-        Column("grad", _t("Grad"), _t("The gradient backward() stored for this leaf; empty until backward() runs."), lambda v: _grad(v.get("grad"))),
+        Column("name", QCoreApplication.translate("InspectorColumns", "Name"), QCoreApplication.translate("InspectorColumns", "The variable's name in your code. Children of lists, dicts and modules are indented."), get("name")),
+        #: Column headers are short; the tooltip after each one explains the column.
+        Column("change", QCoreApplication.translate("InspectorColumns", "Change"), QCoreApplication.translate("InspectorColumns", "What the last run did to this variable: new, changed, or changed through another name that shares its memory."), lambda v: ""),
+        Column("memory_group", QCoreApplication.translate("InspectorColumns", "Memory"), QCoreApplication.translate("InspectorColumns", "Variables with the same colour share one block of memory: writing to one can change the others."), get("memory_group")),
+        Column("type", QCoreApplication.translate("InspectorColumns", "Type"), QCoreApplication.translate("InspectorColumns", "The Python type: Tensor, Parameter (a tensor a model learns), ndarray (NumPy), or another object."), _type),
+        Column("shape", QCoreApplication.translate("InspectorColumns", "Shape"), QCoreApplication.translate("InspectorColumns", "How many elements along each dimension. A scalar has shape []; an RGB image tensor is usually [3, H, W]."), lambda v: _shape(v.get("shape")) if v.get("kind") != "other" else (v.get("repr") or "")),
+        Column("dtype", QCoreApplication.translate("InspectorColumns", "Dtype"), QCoreApplication.translate("InspectorColumns", "The element type: float32 is the default for tensors, int64 for integer data; most layers refuse integers."), get("dtype")),
+        Column("device", QCoreApplication.translate("InspectorColumns", "Device"), QCoreApplication.translate("InspectorColumns", "Where the data lives (cpu, cuda:0). Tensors in one operation must be on the same device."), get("device")),
+        Column("strides", QCoreApplication.translate("InspectorColumns", "Strides"), QCoreApplication.translate("InspectorColumns", "How many elements to skip in memory to move one step along each dimension. A view changes strides, not data."), lambda v: _seq(v.get("strides"))),
+        Column("storage_offset", QCoreApplication.translate("InspectorColumns", "Offset"), QCoreApplication.translate("InspectorColumns", "Where this tensor's first element sits in its storage, counted in elements. Slices that skip rows have an offset."), get("storage_offset")),
+        Column("data_ptr", QCoreApplication.translate("InspectorColumns", "data_ptr"), QCoreApplication.translate("InspectorColumns", "The memory address of the first element: storage address + offset × element size."), lambda v: _hex(v.get("data_ptr")), False),
+        Column("is_contiguous", QCoreApplication.translate("InspectorColumns", "Contiguous"), QCoreApplication.translate("InspectorColumns", "Whether the elements lie in memory in row-major order with no gaps. view() needs this; reshape() copies when it is not."), lambda v: _yes(v.get("is_contiguous"))),
+        Column("numel", QCoreApplication.translate("InspectorColumns", "Elements"), QCoreApplication.translate("InspectorColumns", "The number of elements: the product of the shape."), get("numel")),
+        Column("nbytes", QCoreApplication.translate("InspectorColumns", "Bytes"), QCoreApplication.translate("InspectorColumns", "Memory the elements take: number of elements × element size."), lambda v: _bytes(v.get("nbytes"))),
+        Column("requires_grad", QCoreApplication.translate("InspectorColumns", "requires_grad"), QCoreApplication.translate("InspectorColumns", "Whether autograd records operations on this tensor so backward() can compute its gradient."), lambda v: _yes(v.get("requires_grad"))),
+        Column("is_leaf", QCoreApplication.translate("InspectorColumns", "Leaf"), QCoreApplication.translate("InspectorColumns", "A leaf tensor was created by you, not computed; only leaves get .grad filled by backward()."), lambda v: _yes(v.get("is_leaf"))),
+        Column("grad_fn", QCoreApplication.translate("InspectorColumns", "grad_fn"), QCoreApplication.translate("InspectorColumns", "The operation that produced this tensor (e.g. MulBackward0); backward() walks these back to the leaves."), get("grad_fn")),
+        Column("retains_grad", QCoreApplication.translate("InspectorColumns", "retains_grad"), QCoreApplication.translate("InspectorColumns", "Whether this non-leaf tensor keeps its .grad after backward() (set with retain_grad())."), lambda v: _yes(v.get("retains_grad")), False),
+        Column("grad", QCoreApplication.translate("InspectorColumns", "Grad"), QCoreApplication.translate("InspectorColumns", "The gradient backward() stored for this leaf; empty until backward() runs."), lambda v: _grad(v.get("grad"))),
     ]
 
 

@@ -150,9 +150,12 @@ class InspectorModel(QAbstractItemModel):
             return ""
         status = change.get("status")
         if status == "new":
+            #: Change column: the last run created this variable.
             return self.tr("new")
         if status == "changed_through" and change.get("through"):
+            #: Change column: the variable changed because {name}, which shares its memory, was written.
             return self.tr("changed through {name}").format(name=change["through"])
+        #: Change column: the last run changed this variable.
         return self.tr("changed")
 
     def _background(self, var: dict) -> QBrush | None:

@@ -4,12 +4,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-_CTX = "MemoryRelations"
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate(_CTX, text)
-
 
 def _seq(values: list | None) -> str:
     return ", ".join(str(v) for v in values or [])
@@ -31,19 +25,20 @@ def _relation(var: dict, other: dict, base: dict | None) -> str:
     overlapping = other_name in (var.get("overlaps") or [])
     if var.get("kind") != other.get("kind") and {var.get("kind"), other.get("kind")} >= {"ndarray"}:
         if overlapping and _same_span(var, other):
-            return _t("{a} and {b} are the same memory (torch.from_numpy / .numpy())").format(a=name, b=other_name)
+            return QCoreApplication.translate("MemoryRelations", "{a} and {b} are the same memory (torch.from_numpy / .numpy())").format(a=name, b=other_name)
     if not overlapping:
-        return _t("{a} and {b} share one allocation but no element").format(a=name, b=other_name)
+        return QCoreApplication.translate("MemoryRelations", "{a} and {b} share one allocation but no element").format(a=name, b=other_name)
     base_name = base.get("name") if base is not None else None
     if base_name == other_name and name != base_name:
-        return _t("{a} is a view of {b} (strides {s}; offset {o})").format(
+        #: {a} and {b} are variable names, {s} the strides of the view, {o} its storage offset.
+        return QCoreApplication.translate("MemoryRelations", "{a} is a view of {b} (strides {s}; offset {o})").format(
             a=name, b=other_name, s=_seq(var.get("strides")), o=var.get("storage_offset"))
     if base_name == name and other_name != base_name:
-        return _t("{b} is a view of {a} (strides {s}; offset {o})").format(
+        return QCoreApplication.translate("MemoryRelations", "{b} is a view of {a} (strides {s}; offset {o})").format(
             a=name, b=other_name, s=_seq(other.get("strides")), o=other.get("storage_offset"))
     if _same_span(var, other):
-        return _t("{a} and {b} are the same memory").format(a=name, b=other_name)
-    return _t("{a} and {b} overlap in memory").format(a=name, b=other_name)
+        return QCoreApplication.translate("MemoryRelations", "{a} and {b} are the same memory").format(a=name, b=other_name)
+    return QCoreApplication.translate("MemoryRelations", "{a} and {b} overlap in memory").format(a=name, b=other_name)
 
 
 def _same_span(a: dict, b: dict) -> bool:
@@ -57,7 +52,7 @@ def describe(selected: dict, variables: list[dict]) -> tuple[str, dict[str, str]
     if not group:
         if selected.get("kind") in ("tensor", "parameter", "ndarray"):
             hint = selected.get("copy_hint")
-            text = _t("{a} has its memory to itself").format(a=selected.get("name"))
+            text = QCoreApplication.translate("MemoryRelations", "{a} has its memory to itself").format(a=selected.get("name"))
             return (f"{text} · {hint}" if hint else text), roles
         return "", roles
     # compare by name: the selected dict may be a copy made by Qt's item data

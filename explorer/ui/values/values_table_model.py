@@ -16,7 +16,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 BLOCK_ROWS = 64
 BLOCK_COLS = 32
 MAX_CACHED_BLOCKS = 48
-#: QHeaderView keeps per-section bookkeeping, so a 100M-row header is not free: list this many at most.
+# QHeaderView keeps per-section bookkeeping, so a 100M-row header is not free: list this many at most.
 MAX_TABLE_ROWS = 1_000_000
 MAX_TABLE_COLS = 10_000
 VALUE_KINDS = ("tensor", "parameter", "ndarray")

@@ -221,10 +221,14 @@ class ValuesView(QWidget):
         elif var.get("kind") not in VALUE_KINDS or not isinstance(var.get("shape"), list):
             text = self.tr("This variable is not a tensor or array, so it has no values table.")
         elif 0 in self._shape:
-            text = self.tr("This tensor has no elements (one of its dimensions has size 0).")
+            text = self.tr("This variable has no elements (one of its dimensions has size 0).")
         rows, cols = table_extent(self._shape, self._row_dim, self._col_dim)
-        if not text and (rows > MAX_TABLE_ROWS or cols > MAX_TABLE_COLS):
-            text = self.tr("Only the first {rows} rows and {cols} columns are listed.").format(
-                rows=min(rows, MAX_TABLE_ROWS), cols=min(cols, MAX_TABLE_COLS))
+        # Each sentence names only the limits, so its numbers are never 1 ("1 rows").
+        if not text and rows > MAX_TABLE_ROWS and cols > MAX_TABLE_COLS:
+            text = self.tr("Only the first {rows} rows and {cols} columns are listed.").format(rows=MAX_TABLE_ROWS, cols=MAX_TABLE_COLS)
+        elif not text and rows > MAX_TABLE_ROWS:
+            text = self.tr("Only the first {rows} rows are listed.").format(rows=MAX_TABLE_ROWS)
+        elif not text and cols > MAX_TABLE_COLS:
+            text = self.tr("Only the first {cols} columns are listed.").format(cols=MAX_TABLE_COLS)
         self.message.setText(text)
         self.message.setVisible(bool(text))

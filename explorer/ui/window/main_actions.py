@@ -9,12 +9,6 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QStyle, QToolBar
 
-_CTX = "MainActions"
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate(_CTX, text)
-
 
 @dataclass
 class Spec:
@@ -45,23 +39,23 @@ def specs(w) -> list[Spec]:
     """Every action of the main window *w* (texts in the current language)."""
     sp = QStyle.StandardPixmap
     return [
-        Spec("new", _t("&New Script"), _t("Start an empty script"), w.new_script, ("Ctrl+N",), sp.SP_FileIcon),
-        Spec("open", _t("&Open Script…"), _t("Open a Python script in the editor"), w.open_script_dialog, ("Ctrl+O",), sp.SP_DialogOpenButton),
-        Spec("open_data", _t("Open &Data…"), _t("Load .npy, .npz, .pt, .pth, .safetensors or image files as variables"), w.open_data_dialog, ("Ctrl+Shift+O",)),
-        Spec("save", _t("&Save"), _t("Save the script"), w.save_script, ("Ctrl+S",), sp.SP_DialogSaveButton),
-        Spec("save_as", _t("Save &As…"), _t("Save the script under a new name"), w.save_script_as, ("Ctrl+Shift+S",)),
-        Spec("quit", _t("&Quit"), _t("Close Tensor Explorer"), w.close, ("Ctrl+Q",)),
-        Spec("run_file", _t("Run &File"), _t("Run the whole script (F5)"), w.run_file, ("F5",), sp.SP_MediaPlay),
-        Spec("run_cell", _t("Run &Cell"), _t("Run the cell under the cursor; cells start with # %% (Ctrl+Enter)"), w.run_cell, ("Ctrl+Return", "Ctrl+Enter")),
-        Spec("run_cell_advance", _t("Run Cell and &Advance"), _t("Run the current cell and move to the next one: step through a lesson (Shift+Enter)"), w.run_cell_and_advance, ("Shift+Return", "Shift+Enter"), sp.SP_MediaSeekForward),
-        Spec("run_selection", _t("Run &Selection or Line"), _t("Run the selected lines, or the cursor's line (F9)"), w.run_selection, ("F9",)),
-        Spec("stop", _t("S&top"), _t("Interrupt the running code (KeyboardInterrupt)"), w.stop_kernel, ("Ctrl+.",), sp.SP_MediaStop),
-        Spec("restart", _t("&Restart Kernel"), _t("Start a fresh Python process; variables are lost, your script is kept"), w.restart_kernel, ("Ctrl+Shift+.",), sp.SP_BrowserReload),
-        Spec("presentation", _t("&Presentation Mode"), _t("Big fonts for a classroom projector (F11)"), w.toggle_presentation, ("F11",), None, True),
-        Spec("zoom_in", _t("Zoom &In"), _t("Larger text"), w.zoom_in, ("Ctrl++", "Ctrl+=")),
-        Spec("zoom_out", _t("Zoom &Out"), _t("Smaller text"), w.zoom_out, ("Ctrl+-",)),
-        Spec("about", _t("&About Tensor Explorer"), _t("Version and credits"), w.show_about),
-        Spec("shortcuts", _t("&Keyboard Shortcuts"), _t("All keyboard shortcuts"), w.show_shortcuts, ("F1",)),
+        Spec("new", QCoreApplication.translate("MainActions", "&New Script"), QCoreApplication.translate("MainActions", "Start an empty script"), w.new_script, ("Ctrl+N",), sp.SP_FileIcon),
+        Spec("open", QCoreApplication.translate("MainActions", "&Open Script…"), QCoreApplication.translate("MainActions", "Open a Python script in the editor"), w.open_script_dialog, ("Ctrl+O",), sp.SP_DialogOpenButton),
+        Spec("open_data", QCoreApplication.translate("MainActions", "Open &Data…"), QCoreApplication.translate("MainActions", "Load .npy, .npz, .pt, .pth, .safetensors or image files as variables"), w.open_data_dialog, ("Ctrl+Shift+O",)),
+        Spec("save", QCoreApplication.translate("MainActions", "&Save"), QCoreApplication.translate("MainActions", "Save the script"), w.save_script, ("Ctrl+S",), sp.SP_DialogSaveButton),
+        Spec("save_as", QCoreApplication.translate("MainActions", "Save &As…"), QCoreApplication.translate("MainActions", "Save the script under a new name"), w.save_script_as, ("Ctrl+Shift+S",)),
+        Spec("quit", QCoreApplication.translate("MainActions", "&Quit"), QCoreApplication.translate("MainActions", "Close Tensor Explorer"), w.close, ("Ctrl+Q",)),
+        Spec("run_file", QCoreApplication.translate("MainActions", "Run &File"), QCoreApplication.translate("MainActions", "Run the whole script (F5)"), w.run_file, ("F5",), sp.SP_MediaPlay),
+        Spec("run_cell", QCoreApplication.translate("MainActions", "Run &Cell"), QCoreApplication.translate("MainActions", "Run the cell under the cursor; cells start with # %% (Ctrl+Enter)"), w.run_cell, ("Ctrl+Return", "Ctrl+Enter")),
+        Spec("run_cell_advance", QCoreApplication.translate("MainActions", "Run Cell and &Advance"), QCoreApplication.translate("MainActions", "Run the current cell and move to the next one: step through a lesson (Shift+Enter)"), w.run_cell_and_advance, ("Shift+Return", "Shift+Enter"), sp.SP_MediaSeekForward),
+        Spec("run_selection", QCoreApplication.translate("MainActions", "Run &Selection or Line"), QCoreApplication.translate("MainActions", "Run the selected lines, or the cursor's line (F9)"), w.run_selection, ("F9",)),
+        Spec("stop", QCoreApplication.translate("MainActions", "S&top"), QCoreApplication.translate("MainActions", "Interrupt the running code (KeyboardInterrupt)"), w.stop_kernel, ("Ctrl+.",), sp.SP_MediaStop),
+        Spec("restart", QCoreApplication.translate("MainActions", "&Restart Kernel"), QCoreApplication.translate("MainActions", "Start a fresh Python process; variables are lost, your script is kept"), w.restart_kernel, ("Ctrl+Shift+.",), sp.SP_BrowserReload),
+        Spec("presentation", QCoreApplication.translate("MainActions", "&Presentation Mode"), QCoreApplication.translate("MainActions", "Big fonts for a classroom projector (F11)"), w.toggle_presentation, ("F11",), None, True),
+        Spec("zoom_in", QCoreApplication.translate("MainActions", "Zoom &In"), QCoreApplication.translate("MainActions", "Larger text"), w.zoom_in, ("Ctrl++", "Ctrl+=")),
+        Spec("zoom_out", QCoreApplication.translate("MainActions", "Zoom &Out"), QCoreApplication.translate("MainActions", "Smaller text"), w.zoom_out, ("Ctrl+-",)),
+        Spec("about", QCoreApplication.translate("MainActions", "&About Tensor Explorer"), QCoreApplication.translate("MainActions", "Version and credits"), w.show_about),
+        Spec("shortcuts", QCoreApplication.translate("MainActions", "&Keyboard Shortcuts"), QCoreApplication.translate("MainActions", "All keyboard shortcuts"), w.show_shortcuts, ("F1",)),
     ]
 
 
@@ -113,10 +107,11 @@ def retranslate(w: QMainWindow, actions: Actions) -> None:
         keys = " / ".join(spec.shortcuts[:1])
         action.setToolTip(f"{spec.tip}" + (f" [{keys}]" if keys and keys not in spec.tip else ""))
         action.setStatusTip(spec.tip)
-    titles = {"file": _t("&File"), "run": _t("&Run"), "view": _t("&View"), "lessons": _t("&Lessons"), "help": _t("&Help")}
+    #: Menu titles; the letter after & is the keyboard access key.
+    titles = {"file": QCoreApplication.translate("MainActions", "&File"), "run": QCoreApplication.translate("MainActions", "&Run"), "view": QCoreApplication.translate("MainActions", "&View"), "lessons": QCoreApplication.translate("MainActions", "&Lessons"), "help": QCoreApplication.translate("MainActions", "&Help")}
     for key, menu in actions.menus.items():
         menu.setTitle(titles[key])
     if actions.recent_menu is not None:
-        actions.recent_menu.setTitle(_t("Recent &Files"))
+        actions.recent_menu.setTitle(QCoreApplication.translate("MainActions", "Recent &Files"))
     if actions.language_menu is not None:
-        actions.language_menu.setTitle(_t("&Language"))
+        actions.language_menu.setTitle(QCoreApplication.translate("MainActions", "&Language"))

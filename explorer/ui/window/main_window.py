@@ -276,6 +276,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self._kernel_torch = snapshot.get("torch_version")
         self._show_torch_version(self._kernel_torch)
         grad = snapshot.get("grad_enabled", True)
+        #: Status bar warning: the kernel runs under torch.no_grad(), so no graph is recorded.
         self.grad_label.setText("" if grad else self.tr("⚠ no_grad: gradients are off"))
         self.grad_label.setToolTip(self.tr("torch.is_grad_enabled() is False in the kernel: operations are not recorded for backward()"))
 

@@ -7,14 +7,16 @@ window's own widgets (editor, loader, banner, recovery).
 from __future__ import annotations
 
 import os
+import re
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QObject, QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from explorer.lessons import LESSONS, lesson_path
 
-DATA_FILTER = "Data (*.npy *.npz *.pt *.pth *.safetensors *.png *.jpg *.jpeg *.bmp *.gif *.tif *.tiff *.webp);;All files (*)"
+DATA_PATTERNS = "*.npy *.npz *.pt *.pth *.safetensors *.png *.jpg *.jpeg *.bmp *.gif *.tif *.tiff *.webp"
 MAX_RECENT = 10
+_MNEMONIC = re.compile(r"\(&\w\)|&(?=\w)")
 
 
 class WindowFilesMixin:
@@ -85,7 +87,9 @@ class WindowFilesMixin:
 
     # -- data files -----------------------------------------------------------------------
     def open_data_dialog(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Open Data"), "", DATA_FILTER)
+        #: File dialog filters, separated by ;; — {patterns} is the list of file name patterns; keep (*) as is.
+        filters = self.tr("Data files ({patterns});;All files (*)").format(patterns=DATA_PATTERNS)
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Open Data"), "", filters)
         if paths:
             self.open_paths(paths)
 
@@ -119,7 +123,7 @@ class WindowFilesMixin:
         return box.exec() == QMessageBox.StandardButton.Yes
 
     def _on_loader_problems_reported(self, problems: list[str]) -> None:
-        head = self.tr("{n} file(s) could not be opened:").format(n=len(problems))
+        head = FileCountText().not_opened(len(problems))
         self.banner.show_message(head + "<br>" + "<br>".join(_escape(p) for p in problems[:12]) + ("<br>…" if len(problems) > 12 else ""), "error")
 
     # -- recent files and lessons ---------------------------------------------------------------
@@ -188,8 +192,16 @@ class WindowFilesMixin:
             "Tensor Explorer {version}\nSee what every tensor is: shape, dtype, device, strides, shared memory, autograd and images.").format(version=__version__))
 
     def show_shortcuts(self) -> None:
-        lines = [f"{a.text().replace('&', '')}: {a.shortcut().toString()}" for a in self.actions_.by_key.values() if not a.shortcut().isEmpty()]
+        # "运行文件(&F)" -> "运行文件", "Run &File" -> "Run File": the access key is no part of the name.
+        lines = [f"{_MNEMONIC.sub('', a.text())}: {a.shortcut().toString()}" for a in self.actions_.by_key.values() if not a.shortcut().isEmpty()]
         QMessageBox.information(self, self.tr("Keyboard Shortcuts"), "\n".join(lines))
+
+
+class FileCountText(QObject):
+    """Sentences with a count of files: Qt looks plural forms up by the calling object's own class, never a mixin's."""
+
+    def not_opened(self, count: int) -> str:
+        return self.tr("%n file(s) could not be opened:", "", count)
 
 
 def _as_list(value) -> list[str]:

@@ -1,0 +1,94 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>FileCountText</name>
+    <message numerus="yes">
+        <location filename="../window/window_files.py" line="204"/>
+        <source>%n file(s) could not be opened:</source>
+        <translation>
+            <numerusform>%n file could not be opened:</numerusform>
+            <numerusform>%n files could not be opened:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>GraphView</name>
+    <message numerus="yes">
+        <location filename="../graph_view.py" line="268"/>
+        <source>Only the first %n node(s) are shown.</source>
+        <extracomment>The graph is too large to draw; %n is how many of its nodes are drawn.</extracomment>
+        <translation>
+            <numerusform>Only the first %n node is shown.</numerusform>
+            <numerusform>Only the first %n nodes are shown.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../graph_view.py" line="362"/>
+        <source>This input is used %n time(s) by the operation.</source>
+        <translation>
+            <numerusform>This input is used %n time by the operation.</numerusform>
+            <numerusform>This input is used %n times by the operation.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>GridText</name>
+    <message numerus="yes">
+        <location filename="../image/image_status.py" line="69"/>
+        <source>{shown} of %n image(s) in a {rows} × {cols} grid</source>
+        <translation>
+            <numerusform>{shown} of %n image in a {rows} × {cols} grid</numerusform>
+            <numerusform>{shown} of %n images in a {rows} × {cols} grid</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ImageView</name>
+    <message numerus="yes">
+        <location filename="../image/image_view.py" line="225"/>
+        <source>{name} has %n dimension(s); an image needs 2 (H, W), 3 (C, H, W or H, W, C) or 4 (a batch).</source>
+        <translation>
+            <numerusform>{name} has %n dimension; an image needs 2 (H, W), 3 (C, H, W or H, W, C) or 4 (a batch).</numerusform>
+            <numerusform>{name} has %n dimensions; an image needs 2 (H, W), 3 (C, H, W or H, W, C) or 4 (a batch).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MemoryMapView</name>
+    <message numerus="yes">
+        <location filename="../memory_map_view.py" line="109"/>
+        <source>allocation: {nbytes} byte(s)</source>
+        <extracomment>Size of the memory block the variable lives in; the count chooses the plural form.</extracomment>
+        <translation>
+            <numerusform>allocation: {nbytes} byte</numerusform>
+            <numerusform>allocation: {nbytes} bytes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../memory_map_view.py" line="113"/>
+        <source>1 cell = {n} byte(s)</source>
+        <extracomment>Legend of the memory map: how many bytes one drawn cell (box) stands for.</extracomment>
+        <translation>
+            <numerusform>1 cell = {n} byte</numerusform>
+            <numerusform>1 cell = {n} bytes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../memory_map_view.py" line="115"/>
+        <source>1 cell = 1 element (%n byte(s))</source>
+        <translation>
+            <numerusform>1 cell = 1 element (%n byte)</numerusform>
+            <numerusform>1 cell = 1 element (%n bytes)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../memory_map_view.py" line="301"/>
+        <source>reached %n time(s)</source>
+        <translation>
+            <numerusform>reached %n time</numerusform>
+            <numerusform>reached %n times</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
