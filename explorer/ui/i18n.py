@@ -40,12 +40,12 @@ def default_language() -> str:
 
 def _load(lang: str) -> list[QTranslator]:
     """Qt's catalog (standard dialogs) and ours for *lang*; a catalog that does not exist is skipped."""
-    app = QCoreApplication.instance()
+    # No parent: once uninstalled and dropped from _installed, a translator is freed.
     found = []
-    qt = QTranslator(app)
+    qt = QTranslator()
     if qt.load(QLocale(lang), "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         found.append(qt)
-    ours = QTranslator(app)
+    ours = QTranslator()
     if ours.load(str(catalog_path(lang))):
         found.append(ours)
     return found
