@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import traceback
+import warnings
 from types import FrameType, TracebackType
 from typing import Iterable, Iterator
 
@@ -80,16 +81,18 @@ def is_clean_exit(exc: BaseException) -> bool:
 
 @contextlib.contextmanager
 def language(lang: str | None) -> Iterator[None]:
-    """Write in *lang* for the duration (the language already set when None)."""
-    if not lang or lang == i18n.language():
-        yield
-        return
-    before = i18n.language()
-    i18n.set_language(lang)
-    try:
-        yield
-    finally:
-        i18n.set_language(before)
+    """Write in *lang* for the duration (the language already set when None); reading values warns nobody."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a value read to explain must not add a warning card of its own
+        if not lang or lang == i18n.language():
+            yield
+            return
+        before = i18n.language()
+        i18n.set_language(lang)
+        try:
+            yield
+        finally:
+            i18n.set_language(before)
 
 
 def _generic_card(exc: BaseException, ctx: ErrorContext, line: int | None) -> Card:

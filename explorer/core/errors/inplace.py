@@ -44,7 +44,7 @@ def _backward_nonscalar(ctx: ErrorContext) -> Card:
         for size in shape:
             count *= size
         said = join(_("{facts}.").format(facts=ctx.describe(name)),
-                    ngettext("It holds {n} number.", "It holds {n} numbers.", count).format(n=count))
+                    ngettext("It has {n} element.", "It has {n} elements.", count).format(n=count))
     rule = _("backward() without an argument starts from one number, a scalar loss. For a tensor of several "
              "numbers PyTorch does not know how much each one counts: reduce it to one number with .sum() or "
              ".mean(), or pass a gradient of the same shape.")

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 _C_DESCRIPTORS = (types.GetSetDescriptorType, types.MemberDescriptorType)
 _LIBRARIES = ("torch", "numpy")
+_WARNS_UNLESS_MATRIX = ("T", "H")
 
 
 def _mro_has(value: Any, pairs: tuple[tuple[str, str], ...]) -> bool:
@@ -102,6 +103,10 @@ def static_attr(obj: Any, name: str) -> tuple[bool, Any]:
     C-level slots and torch/NumPy properties are read with dispatch disabled; a learner's
     property, ``__getattr__`` or method is never called (``found`` is False for those).
     """
+    if is_tensor(obj) and name == "grad":
+        return True, grad_of(obj)  # without the warning a non-leaf's .grad gives
+    if is_tensor(obj) and name in _WARNS_UNLESS_MATRIX and len(shape_of(obj) or []) != 2:
+        return False, None  # torch warns once per process: the learner must see that warning, not us
     if is_module(obj):
         inner = instance_dict(obj)
         for key in ("_parameters", "_buffers", "_modules"):

@@ -164,7 +164,7 @@ CASES += [
          r"tensors used as indices must be long, int, byte or bool tensors", ("v = a[i.long()]",)),
     # -- autograd ------------------------------------------------------------------------------------------
     Case("backward_non_scalar", "import torch\nx = torch.randn(3, requires_grad=True)\ny = x * 2\ny.backward()\n", 4,
-         ("`y`", "[3]", "3 numbers"), _equal("x.grad", "[2.0, 2.0, 2.0]"),
+         ("`y`", "[3]", "3 elements"), _equal("x.grad", "[2.0, 2.0, 2.0]"),
          r"grad can be implicitly created only for scalar outputs", ("y.sum().backward()", "torch.ones_like(y)")),
     Case("backward_twice", "import torch\nx = torch.tensor(3.0, requires_grad=True)\nloss = 2 * x ** 3\nloss.backward()\n"
          "loss.backward()\n", 5, ("`loss`", "add up", "54", "108"), _equal("x.grad", "54.0"),

@@ -96,3 +96,24 @@ def test_the_module_hint_still_sees_parameters_read_statically() -> None:
     _, ns = run(code)
     [hint] = [h for h in hints(code, ns) if h["key"] == "grads_none"]
     assert "`net.fc.weight`" in hint["explanation"] and "`net.fc.bias`" in hint["explanation"]
+
+
+def test_explaining_adds_no_warning_of_its_own() -> None:
+    import warnings
+
+    from explorer.core.errors.explain import explain_warning
+    from tests.core.errors.harness import warned
+
+    code = "import torch\nx = torch.tensor(2.0, requires_grad=True)\ny = x * 3\ny.backward()\ng = y.grad\nz = torch.ones(2, 3, 4).T\n"
+    seen, ns = warned(code)
+    bad = "import torch\nx = torch.tensor(2.0, requires_grad=True)\ny = x * 3\nv = y.grad @ torch.ones(3, 2, 2).T\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exc, ns2 = raise_script(bad)  # the learner's own run warns; explaining it must not
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for w in seen:
+            explain_warning(w["message"], w["category"], w["filename"], w["lineno"], ns, code, code_filenames={CELL})
+        hints(code, ns)
+        explain(exc, ns2, code_filenames={CELL}, code=bad)
+    assert [str(w.message)[:60] for w in caught] == []
