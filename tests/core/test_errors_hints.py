@@ -122,3 +122,16 @@ def test_hints_never_raise(code: str) -> None:
     result = hints(code, {"x": torch.ones(2), "y": object()})
     assert isinstance(result, list)
     json.dumps(result)
+
+
+def test_no_hint_for_a_module_the_loss_does_not_use() -> None:
+    # The layer runs forward only; the loss comes from w alone: nothing about the layer to say.
+    code = ("layer = nn.Linear(3, 2)\nout = layer(torch.ones(1, 3))\nw = torch.tensor(2.0, requires_grad=True)\n"
+            "loss = w * w\nloss.backward()")
+    assert by_key(hints(code, run(code)), "grads_none") == []
+
+
+def test_no_hint_for_data_the_loss_uses() -> None:
+    # x is data: it does not require grad and nobody reads x.grad.
+    code = "x = torch.ones(3)\nw = torch.zeros(3, requires_grad=True)\nloss = (w * x).sum()\nloss.backward()"
+    assert hints(code, run(code)) == []

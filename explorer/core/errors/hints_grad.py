@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from explorer.core.errors.context import join
 from explorer.core.errors.entry import Card
-from explorer.core.errors.flow import Step, cuts_graph, steps_before, uncut
+from explorer.core.errors.flow import Step, chain, cuts_graph, reads, steps_before, uncut
 from explorer.core.errors.hints_base import Found, assignments, creation_of
 from explorer.core.errors.safe import (
     flag,
@@ -21,7 +21,7 @@ from explorer.core.errors.safe import (
     module_parameters,
 )
 from explorer.core.errors.source import comment_lines, replaced
-from explorer.core.i18n import _
+from explorer.core.i18n import _, ngettext
 
 _MAX_PARAMS = 20
 _FACTORIES = {"tensor", "zeros", "ones", "randn", "rand", "empty", "full", "arange", "linspace", "as_tensor",
@@ -130,38 +130,69 @@ def _cut_fix(tree: ast.AST, line: int, broken: list[str]) -> tuple[int, str] | N
     return None
 
 
+def _loss_names(tree: ast.AST, line: int) -> set[str]:
+    """The names the first backward()'s loss is computed from (through the assignments before it)."""
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and n.func.attr == "backward" and n.lineno == line)
+    target = call.func.value  # type: ignore[attr-defined]
+    names = reads(target)
+    if isinstance(target, ast.Name):
+        kept, starts = chain(target.id, steps_before(list(getattr(tree, "body", [])), line + 1), keep=lambda s: True)
+        names |= starts | {n for step in kept for n in reads(step.stmt.value)}
+    return names
+
+
 def _grads_none(tree: ast.AST, namespace: dict[str, Any]) -> list[Found]:
     line = _backward_line(tree)
-    if line is None:
+    if line is None or _hidden_leaves(tree, namespace):
         return []
-    hidden = {f.card.fix_line for f in _hidden_leaves(tree, namespace)}
-    tensors = {n: v for n, v in _used_tensors(tree, namespace).items() if flag(v, "is_leaf")}
-    if hidden:
-        return []
+    related = _loss_names(tree, line)
+    tensors = {n: v for n, v in _used_tensors(tree, namespace).items()
+               if flag(v, "is_leaf") and n.split(".")[0] in related}
     broken = [n for n, v in tensors.items() if flag(v, "requires_grad") and grad_of(v) is None]
     if broken:
-        names = ", ".join(f"`{n}`" for n in broken)
-        explanation = join(
-            _("After backward(), {names} still has .grad = None although it requires grad: the loss was not computed "
-              "from it.").format(names=names),
-            _("Usual causes: .detach() or .data cut the chain, the computation ran inside torch.no_grad(), or the "
-              "value went through .item() / .numpy() and back."))
-        cut = _cut_fix(tree, line, broken)
-        fix, fix_line = (cut[1], cut[0]) if cut else (None, None)
-        advice = comment_lines(_("compute the loss from {names} without .detach() and outside torch.no_grad()").format(
-            names=", ".join(broken)))
-        return [Found("grads_none", fix_line or line, Card(_("The gradients are None"), explanation, fix or advice,
-                                                           fix_line=fix_line, advice=advice))]
-    plain = [n for n, v in tensors.items() if "." not in n and is_float(v) and not flag(v, "requires_grad")][:4]
-    if not plain or any(grad_of(v) is not None for v in tensors.values()):
+        return [_broken_hint(tree, line, broken)]
+    plain = [n for n, v in tensors.items() if "." not in n and is_float(v) and not flag(v, "requires_grad")]
+    read = [n for n in plain if n in _grad_reads(tree)]
+    if not read and (not plain or any(grad_of(v) is not None for v in tensors.values())):
         return []
-    explanation = _("After backward(), none of the tensors used here has a gradient: {names} were created without "
-                    "requires_grad=True.").format(names=", ".join(f"`{n}`" for n in plain))
+    return [_untracked_hint(tree, line, (read or plain)[:4])]
+
+
+def _grad_reads(tree: ast.AST) -> set[str]:
+    """Names whose ``.grad`` the code reads (``forgot.grad``)."""
+    return {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "grad"
+            and isinstance(n.value, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _broken_hint(tree: ast.AST, line: int, broken: list[str]) -> Found:
+    names = ", ".join(f"`{n}`" for n in broken)
+    explanation = join(
+        ngettext("After backward(), {names} still has .grad = None although it requires grad: the loss was not "
+                 "computed from it.",
+                 "After backward(), {names} still have .grad = None although they require grad: the loss was not "
+                 "computed from them.", len(broken)).format(names=names),
+        _("Usual causes: .detach() or .data cut the chain, the computation ran inside torch.no_grad(), or the "
+          "value went through .item() / .numpy() and back."))
+    cut = _cut_fix(tree, line, broken)
+    fix, fix_line = (cut[1], cut[0]) if cut else (None, None)
+    advice = comment_lines(_("compute the loss from {names} without .detach() and outside torch.no_grad()").format(
+        names=", ".join(broken)))
+    return Found("grads_none", fix_line or line, Card(_("The gradients are None"), explanation, fix or advice,
+                                                     fix_line=fix_line, advice=advice))
+
+
+def _untracked_hint(tree: ast.AST, line: int, plain: list[str]) -> Found:
+    explanation = ngettext(
+        "After backward(), a tensor used to compute the loss has no gradient: {names} was created without "
+        "requires_grad=True.",
+        "After backward(), tensors used to compute the loss have no gradient: {names} were created without "
+        "requires_grad=True.", len(plain)).format(names=", ".join(f"`{n}`" for n in plain))
     stmt = creation_of(tree, plain[0])
     fix = _with_requires_grad(stmt) if stmt is not None else None
-    return [Found("grads_none", stmt.lineno if fix else line, Card(
+    return Found("grads_none", stmt.lineno if fix and stmt else line, Card(
         _("The gradients are None"), explanation, fix or comment_lines(_("create them with requires_grad=True")),
-        fix_line=stmt.lineno if fix and stmt else None))]
+        fix_line=stmt.lineno if fix and stmt else None))
 
 
 def _optimizer_params(namespace: dict[str, Any]) -> list[Any]:

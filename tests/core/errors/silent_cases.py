@@ -44,6 +44,10 @@ HINTS: list[Silent] = [
     Silent("grads_none", "import torch\nw = torch.randn(3)\nx = torch.ones(3)\n"
            "loss = (w * x).sum() + torch.zeros(1, requires_grad=True).sum()\nloss.backward()\n", 2, ("`w`", "`x`"),
            _true("w.grad is not None"), ("w = torch.randn(3, requires_grad=True)",), 2),
+    Silent("grads_none", "import torch\nforgot = torch.tensor(3.0)\ntracked = torch.tensor(1.0, requires_grad=True)\n"
+           "loss = forgot * tracked\nloss.backward()\nforgot_grad = forgot.grad\n", 2, ("`forgot`", "requires_grad=True"),
+           _true("forgot.grad is not None and forgot_grad.item() == 1.0"),
+           ("forgot = torch.tensor(3.0, requires_grad=True)",), 2),
     Silent("grad_non_leaf", "import torch\nw = torch.randn(3, requires_grad=True) * 0.01\nx = torch.ones(3)\n"
            "loss = (w * x).sum()\nloss.backward()\n", 2, ("`w`", "leaf"), _true("w.is_leaf and w.grad is not None"),
            ("w = (torch.randn(3) * 0.01).requires_grad_()",), 2),
