@@ -140,3 +140,67 @@ def test_render_chw_tensor(tmp_path: Path) -> None:
 
     with Image.open(png) as image:
         assert image.size == (48, 32)
+
+
+def test_inspect_json_lists_hints(tmp_path: Path) -> None:
+    script = tmp_path / "garbage.py"
+    script.write_text("import torch\nx = torch.Tensor(2, 3)\nok = torch.zeros(2)\n")
+    out = cli("inspect", str(script), "--json")
+    assert out.returncode == 0, out.stderr
+    payload = json.loads(out.stdout)
+    assert payload["error"] is None
+    [hint] = payload["hints"]
+    assert list(hint)[:4] == ["line", "title", "explanation", "fix"]
+    assert hint["line"] == 2 and hint["title"] == "torch.Tensor(2, 3) is not zeros"
+    assert hint["fix"].startswith("x = torch.zeros(2, 3)")
+    table = cli("inspect", str(script))
+    assert "Hint (line 2): torch.Tensor(2, 3) is not zeros" in table.stdout
+
+
+def test_inspect_json_hints_empty_and_present_after_an_error(tmp_path: Path) -> None:
+    script = tmp_path / "fine.py"
+    script.write_text("import torch\nx = torch.zeros(2)\n")
+    payload = json.loads(cli("inspect", str(script), "--json").stdout)
+    assert payload["hints"] == [] and payload["error"] is None
+
+
+MATMUL = "import torch\na = torch.ones(4, 3)\nb = torch.ones(4, 5)\nc = a @ b\n"
+
+
+@pytest.mark.parametrize(("content", "line"), [
+    pytest.param(b"\n\n\n" + MATMUL.encode(), 7, id="leading-blank-lines"),
+    pytest.param(("\r\n" + MATMUL.replace("\n", "\r\n\r\n")).encode(), 8, id="crlf"),
+    pytest.param(b"\xef\xbb\xbf" + MATMUL.encode(), 4, id="bom"),
+    pytest.param(b"\n\nimport torch\n\n\ndef mul(p, q):\n    return p @ q\n\n\nc = mul(torch.ones(4, 3), torch.ones(4, 5))\n", 7,
+                 id="inside-a-function"),
+    pytest.param(b"\n\n# %%\nimport torch\n\n# %% second cell\na = torch.ones(4, 3)\nc = a @ torch.ones(4, 5)\n", 8,
+                 id="cells"),
+    pytest.param(b"\n\nx = 1\ny = (2 +\nz = 3\n", 4, id="syntax-error"),
+    pytest.param(b"\n\n\nif True:\n  x = 1\n    y = 2\n", 6, id="indentation-error"),
+])
+def test_error_line_is_the_line_of_the_file(tmp_path: Path, content: bytes, line: int) -> None:
+    script = tmp_path / "shaped.py"
+    script.write_bytes(content)
+    out = cli("inspect", str(script), "--json")
+    assert out.returncode == 1, out.stderr
+    error = json.loads(out.stdout)["error"]
+    assert error["line"] == line, error
+    text = content.decode("utf-8-sig").splitlines()[line - 1].strip()
+    assert error["code_line"] == text
+
+
+@pytest.mark.parametrize(("ending", "status"), [
+    ("sys.exit()", 0), ("sys.exit(0)", 0), ("raise SystemExit(None)", 0), ("sys.exit(3)", 1), ("sys.exit('stopped')", 1),
+])
+def test_sys_exit(tmp_path: Path, ending: str, status: int) -> None:
+    script = tmp_path / "ends.py"
+    script.write_text(f"import sys\nimport torch\nkept = torch.Tensor(2, 3)\n{ending}\nnever = 1\n")
+    out = cli("inspect", str(script), "--json")
+    assert out.returncode == status, out.stdout + out.stderr
+    payload = json.loads(out.stdout)
+    assert [v["name"] for v in payload["variables"]] == ["kept"]
+    if status == 0:
+        assert payload["error"] is None
+        assert [h["line"] for h in payload["hints"]] == [3]  # the run ended normally: its hints are there
+    else:
+        assert payload["error"]["type"] == "SystemExit" and payload["error"]["line"] == 4

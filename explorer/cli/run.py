@@ -14,6 +14,7 @@ from explorer.kernel.headless import HeadlessKernel, KernelDiedError
 
 ARRAY_KINDS = ("tensor", "parameter", "ndarray")
 ERROR_KEYS = ("type", "message", "line", "title", "explanation", "fix")
+HINT_KEYS = ("line", "title", "explanation", "fix")
 
 
 def _read_script(path: str) -> str:
@@ -41,8 +42,8 @@ def _check_target(target: str) -> str | None:
     return None
 
 
-def _load_into(kernel: HeadlessKernel, options: argparse.Namespace, script: str | None) -> tuple[str, bool]:
-    """Run the script (already read) or load the data file in *kernel*; return (code run, whether it raised)."""
+def _load_into(kernel: HeadlessKernel, options: argparse.Namespace, script: str | None) -> tuple[str, dict[str, Any]]:
+    """Run the script (already read) or load the data file in *kernel*; return (code run, the run's outcome)."""
     target = options.target
     if script is not None:
         code = script
@@ -61,20 +62,64 @@ def _load_into(kernel: HeadlessKernel, options: argparse.Namespace, script: str 
     if outcome["status"] == "error" and not is_script(target):
         text = next((o.get("evalue", "") for o in outcome["outputs"] if o["type"] == "error"), "")
         raise UsageError(f"{target} could not be loaded: {text}".rstrip(": ") + ".")
-    return code, outcome["status"] == "error"
+    return code, outcome
 
 
-def _after_run(kernel: HeadlessKernel, code: str, failed: bool) -> dict[str, Any]:
+def _after_run(kernel: HeadlessKernel, code: str, outcome: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The agent's report after the run, and whether the script failed.
+
+    ``sys.exit()`` / ``sys.exit(0)`` end the script normally: the kernel reports a SystemExit,
+    the explainer gives it no card, and the run counts as a success (with its hints).
+    """
+    failed = outcome["status"] == "error"
     reply = kernel.request("after_run", {"code": code, "failed": failed, "exact_overlaps": True})
     if "error" in reply:
         raise RuntimeError(f"the inspector failed: {reply['error']}")
-    return reply["result"]
+    result = reply["result"]
+    names = {o.get("ename") for o in outcome["outputs"] if o["type"] == "error"}
+    if failed and result.get("error") is None and names == {"SystemExit"}:
+        hints = kernel.request("hints", {"code": code}).get("result")
+        result["hints"] = hints if isinstance(hints, list) else []
+        failed = False
+    return result, failed
 
 
-def _contract_error(error: dict[str, Any] | None) -> dict[str, Any] | None:
+def _contract_error(error: dict[str, Any] | None, script: str | None) -> dict[str, Any] | None:
     if not error:
         return None
+    error = _file_lines(error, script)
     return {key: error.get(key) for key in ERROR_KEYS} | {k: v for k, v in error.items() if k not in ERROR_KEYS}
+
+
+def _contract_hints(hints: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The hints as the CLI contract lists them: line, title, explanation, fix (then any extras)."""
+    out = []
+    for hint in hints or []:
+        if isinstance(hint, dict):
+            out.append({key: hint.get(key) for key in HINT_KEYS} | {k: v for k, v in hint.items() if k not in HINT_KEYS})
+    return out
+
+
+def _file_lines(error: dict[str, Any], script: str | None) -> dict[str, Any]:
+    """The card with its lines counted in the file, also from a kernel that counted the compiled cell.
+
+    IPython drops a cell's leading blank lines before compiling; a kernel that does not pass the
+    submitted code to the explainer reports lines that many too low. The card's ``code_line``
+    tells: when the file's line differs but the line that many further down matches, shift.
+    """
+    line, text = error.get("line"), (error.get("code_line") or "").strip()
+    if script is None or not isinstance(line, int) or not text:
+        return error
+    rows = [row.strip() for row in script.splitlines()]
+    if 0 < line <= len(rows) and rows[line - 1] == text:
+        return error
+    skipped = next((i for i, row in enumerate(rows) if row), 0)
+    if skipped and 0 < line + skipped <= len(rows) and rows[line + skipped - 1] == text:
+        moved = dict(error, line=line + skipped)
+        if isinstance(error.get("fix_line"), int):
+            moved["fix_line"] = error["fix_line"] + skipped
+        return moved
+    return error
 
 
 def _died(target: str) -> dict[str, Any]:
@@ -90,23 +135,35 @@ def inspect_target(options: argparse.Namespace) -> int:
         script = _check_target(options.target)
         with HeadlessKernel() as kernel:
             try:
-                code, failed = _load_into(kernel, options, script)
-                result = _after_run(kernel, code, failed)
+                code, outcome = _load_into(kernel, options, script)
+                result, failed = _after_run(kernel, code, outcome)
             except KernelDiedError:
                 if not is_script(options.target):
                     raise UsageError(f"{options.target} could not be loaded: the loader crashed.")
                 result, failed = {"snapshot": {"variables": []}, "error": _died(options.target)}, True
     except UsageError as exc:
         return fail(str(exc), options.json, "FileLoadError")
-    payload = {"variables": result["snapshot"]["variables"], "error": _contract_error(result.get("error"))}
+    payload = {"variables": result["snapshot"]["variables"], "error": _contract_error(result.get("error"), script),
+               "hints": _contract_hints(result.get("hints"))}
     if failed and payload["error"] is None:
         payload["error"] = {"type": "Error", "message": "the script raised an exception", "line": None,
                             "title": "The script failed", "explanation": "", "fix": None}
     if options.json:
         print(json.dumps(payload))
     else:
-        print(format_table(payload))
+        print(format_table(payload) + _hint_lines(payload["hints"]))
     return 1 if failed else 0
+
+
+def _hint_lines(hints: list[dict[str, Any]]) -> str:
+    """The hints under the table, one block each."""
+    lines = []
+    for hint in hints:
+        where = f" (line {hint['line']})" if hint.get("line") else ""
+        lines += ["", f"Hint{where}: {hint.get('title')}", f"  explanation: {hint.get('explanation')}"]
+        if hint.get("fix"):
+            lines.append(f"  fix: {hint['fix']}")
+    return "\n".join(lines)
 
 
 def _pick_variable(variables: list[dict[str, Any]], wanted: str | None) -> str:
@@ -126,7 +183,8 @@ def render_target(options: argparse.Namespace) -> int:
         script = _check_target(options.target)
         with HeadlessKernel() as kernel:
             try:
-                code, failed = _load_into(kernel, options, script)
+                code, outcome = _load_into(kernel, options, script)
+                failed = outcome["status"] == "error"
             except KernelDiedError:
                 raise UsageError(f"{options.target} ended the kernel process before anything could be drawn.")
             snapshot = kernel.request("snapshot", {"code": code}).get("result") or {"variables": []}

@@ -1,11 +1,11 @@
 # title: requires_grad, no_grad and requires_grad_()
 # 标题: requires_grad、no_grad 与 requires_grad_()
-# requires_grad is the switch that makes a tensor remember how it was made.
-# requires_grad 是一个开关：打开后张量会记住自己是怎么算出来的。
+# en: requires_grad is the switch that makes a tensor remember how it was made.
+# zh: requires_grad 是一个开关：打开后张量会记住自己是怎么算出来的。
 
 # %%
-# Plain tensors do not track anything.
-# 普通张量不记录任何运算。
+# en: Plain tensors do not track anything.
+# zh: 普通张量不记录任何运算。
 import torch
 
 torch.manual_seed(0)
@@ -13,44 +13,44 @@ plain = torch.tensor([1.0, 2.0, 3.0])
 plain_doubled = plain * 2
 
 # %%
-# Switch tracking on at creation: this is a leaf that wants a gradient.
-# 创建时打开追踪：这是一个需要梯度的叶子节点。
+# en: Switch tracking on at creation: this is a leaf that wants a gradient.
+# zh: 创建时打开追踪：这是一个需要梯度的叶子节点。
 w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 
 # %%
-# Results of w now carry a grad_fn: they are not leaves.
-# 由 w 算出的结果带有 grad_fn，不再是叶子节点。
+# en: Results of w now carry a grad_fn: they are not leaves.
+# zh: 由 w 算出的结果带有 grad_fn，不再是叶子节点。
 w_doubled = w * 2
 w_total = w_doubled.sum()
 
 # %%
-# Only floating point (and complex) tensors can require grad.
-# 只有浮点（和复数）张量才能要求梯度。
+# en: Only floating point (and complex) tensors can require grad.
+# zh: 只有浮点（和复数）张量才能要求梯度。
 counts = torch.tensor([1, 2, 3])
 counts_can_track = counts.is_floating_point()
 
 # %%
-# requires_grad_() flips the switch in place on an existing tensor.
-# requires_grad_() 原地打开已有张量的开关。
+# en: requires_grad_() flips the switch in place on an existing tensor.
+# zh: requires_grad_() 原地打开已有张量的开关。
 bias = torch.zeros(3)
 bias.requires_grad_()
 with_bias = w + bias
 
 # %%
-# Inside no_grad nothing is recorded: use it for evaluation.
-# 在 no_grad 中不记录运算：评估和推理时使用。
+# en: Inside no_grad nothing is recorded: use it for evaluation.
+# zh: 在 no_grad 中不记录运算：评估和推理时使用。
 with torch.no_grad():
     evaluated = w * 2 + bias
-# Same numbers as before, but no grad_fn and requires_grad False.
-# 数值相同，但没有 grad_fn，requires_grad 为 False。
+# en: Same numbers as before, but no grad_fn and requires_grad False.
+# zh: 数值相同，但没有 grad_fn，requires_grad 为 False。
 
 # %%
-# detach() gives a view that shares memory but leaves the graph.
-# detach() 得到共享内存但脱离计算图的视图。
+# en: detach() gives a view that shares memory but leaves the graph.
+# zh: detach() 得到共享内存但脱离计算图的视图。
 w_detached = w.detach()
 
 # %%
-# Turn tracking off again with requires_grad_(False).
-# 用 requires_grad_(False) 再把开关关掉。
+# en: Turn tracking off again with requires_grad_(False).
+# zh: 用 requires_grad_(False) 再把开关关掉。
 bias.requires_grad_(False)
 after_off = w_detached + bias

@@ -1,15 +1,23 @@
 """Ready-made classroom lessons: short scripts stepped through cell by cell.
 
 Every lesson is a file ``NN_slug.py`` in this folder (shipped as package data).
-File convention, kept deliberately plain so teachers can write their own:
+One file holds both languages, so the two cannot drift apart. The format is
+kept plain so teachers can write their own:
 
-* line 1: ``# title: <English title>``
-* line 2: ``# 标题: <Simplified Chinese title>``
+* line 1: ``# title: <English title>``; line 2: ``# 标题: <Simplified Chinese title>``.
 * cells start at lines beginning with ``# %%`` (the usual editor convention);
   text before the first marker is the header and is not a cell.
-* a cell that raises on purpose carries the comment line
+* every explaining comment is a whole line that says its language:
+  ``# en: <English>`` followed by ``# zh: <the same in Chinese>``. Comments
+  come in such pairs, English first (:func:`check_lesson` lists the lines that
+  break the rule); there are no comments at the end of code lines.
+* a cell that raises on purpose carries the line
   ``# this cell fails on purpose: <ExceptionType>`` so the app, the teacher and
-  the tests all know the error is the lesson, not a bug.
+  the tests all know the error is the lesson, not a bug. In Chinese it reads
+  ``# 本单元格故意出错：<ExceptionType>``; both are recognised.
+
+:func:`render_lesson` gives the text the editor shows: the code, the cell
+markers and the comments of one language (or both), without the tags.
 
 Nothing here imports torch: the GUI reads this catalogue to build its menu.
 """
@@ -20,7 +28,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LESSONS", "lesson_path", "lesson_cells", "split_cells", "read_titles"]
+__all__ = ["LESSONS", "lesson_path", "lesson_cells", "split_cells", "read_titles", "render_lesson", "check_lesson"]
 
 LESSON_DIR = Path(__file__).resolve().parent
 CELL_MARKER = "# %%"
@@ -29,7 +37,9 @@ FAIL_MARKER = "# this cell fails on purpose:"
 _FILE_PATTERN = re.compile(r"^(\d{2})_([a-z0-9_]+)\.py$")
 _TITLE_EN = re.compile(r"^#\s*title\s*:\s*(.+?)\s*$", re.IGNORECASE)
 _TITLE_ZH = re.compile(r"^#\s*标题\s*[:：]\s*(.+?)\s*$")
-_FAIL = re.compile(r"^\s*#\s*this cell fails on purpose\s*:\s*([A-Za-z_][A-Za-z0-9_]*)")
+_FAIL = re.compile(r"^\s*#\s*(?:this cell fails on purpose|本单元格故意出错)\s*[:：]\s*([A-Za-z_][A-Za-z0-9_]*)")
+_TAGGED = re.compile(r"^(?P<indent>\s*)#\s*(?P<lang>en|zh):\s?(?P<text>.*)$")
+FAIL_MARKER_ZH = "# 本单元格故意出错："
 
 
 def read_titles(path: str | Path) -> tuple[str, str]:
@@ -139,3 +149,89 @@ def lesson_path(lesson_id: str) -> str:
 def lesson_cells(lesson_id: str) -> list[dict[str, Any]]:
     """Return the cells of a lesson (see :func:`split_cells`)."""
     return split_cells(Path(lesson_path(lesson_id)).read_text(encoding="utf-8"))
+
+
+def _language(lang: str) -> str:
+    """'zh' for any Chinese locale name ("zh_CN", "zh-CN", "zh"), else 'en'."""
+    return "zh" if str(lang).lower().replace("-", "_").startswith("zh") else "en"
+
+
+def render_lesson(source: str, lang: str, both: bool = False) -> str:
+    """The lesson as the editor shows it: code and cell markers, the comments of one language.
+
+    Parameters
+    ----------
+    source : str
+        The lesson file (both languages, tagged comments).
+    lang : str
+        ``"en"`` or ``"zh_CN"`` (any ``zh`` locale name).
+    both : bool, optional
+        Keep the comments of both languages (English line, then its Chinese line).
+
+    Returns
+    -------
+    str
+        The text with ``# en:`` / ``# zh:`` tags removed and the other language's comment
+        lines (and title) left out; the fail-on-purpose marker in the chosen language.
+    """
+    want = _language(lang)
+    out = []
+    for number, line in enumerate(source.splitlines(keepends=True), start=1):
+        tagged = _TAGGED.match(line.rstrip("\r\n"))
+        ending = line[len(line.rstrip("\r\n")):]
+        if tagged:
+            if both or tagged.group("lang") == want:
+                out.append(f"{tagged.group('indent')}# {tagged.group('text')}".rstrip() + ending)
+            continue
+        if number <= 2 and not both and _title_language(line) not in (None, want):
+            continue
+        fail = _FAIL.match(line)
+        if fail and want == "zh" and not both:
+            indent = line[: len(line) - len(line.lstrip())]
+            line = f"{indent}{FAIL_MARKER_ZH}{fail.group(1)}{ending}"
+        out.append(line)
+    return "".join(out)
+
+
+def _title_language(line: str) -> str | None:
+    if _TITLE_EN.match(line.rstrip("\r\n")):
+        return "en"
+    if _TITLE_ZH.match(line.rstrip("\r\n")):
+        return "zh"
+    return None
+
+
+def check_lesson(source: str) -> list[str]:
+    """Problems with the lesson's comments: untagged explanations, a language without its counterpart.
+
+    Returns
+    -------
+    list of str
+        One entry per problem (``"line 12: ..."``); empty for a well-formed lesson.
+    """
+    problems: list[str] = []
+    pending: tuple[int, str] | None = None  # an English line waiting for its Chinese line
+    for number, line in enumerate(source.splitlines(), start=1):
+        stripped = line.strip()
+        tagged = _TAGGED.match(line)
+        if tagged:
+            lang = tagged.group("lang")
+            if lang == "en" and pending is None:
+                pending = (number, tagged.group("text"))
+            elif lang == "zh" and pending is not None:
+                pending = None
+            else:
+                problems.append(f"line {number}: '# {lang}:' without its {'Chinese' if lang == 'en' else 'English'} line")
+                pending = None
+            continue
+        if pending is not None:
+            problems.append(f"line {pending[0]}: English comment without its Chinese line")
+            pending = None
+        if "#" in stripped and not stripped.startswith("#"):
+            problems.append(f"line {number}: a comment at the end of a code line has no language")
+        elif stripped.startswith("#") and not (stripped.startswith(CELL_MARKER) or _FAIL.match(line)
+                                               or (number <= 2 and _title_language(line))):
+            problems.append(f"line {number}: comment without '# en:' or '# zh:'")
+    if pending is not None:
+        problems.append(f"line {pending[0]}: English comment without its Chinese line")
+    return problems

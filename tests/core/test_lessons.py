@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.lessons import LESSON_DIR, LESSONS, lesson_cells, lesson_path, read_titles, split_cells
+from explorer.lessons import (LESSON_DIR, LESSONS, check_lesson, lesson_cells, lesson_path, read_titles, render_lesson,
+                              split_cells)
 
 IDS = [lesson["id"] for lesson in LESSONS]
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -110,16 +111,43 @@ def test_lesson_parses_and_has_at_least_three_cells(lesson_id: str) -> None:
 
 @pytest.mark.parametrize("lesson_id", IDS)
 def test_comments_are_bilingual_pairs_that_fit_a_projector(lesson_id: str) -> None:
+    text = Path(lesson_path(lesson_id)).read_text(encoding="utf-8")
+    assert check_lesson(text) == []
     for cell in lesson_cells(lesson_id):
-        comments = [line.strip() for line in cell["source"].splitlines()[1:] if line.strip().startswith("#")]
-        assert comments, f"cell at line {cell['line']} explains nothing"
-        # Each English comment line is followed by its Chinese line.
-        for english, chinese in zip(comments[::2], comments[1::2]):
-            assert not CJK.search(english), english
-            assert CJK.search(chinese), chinese
-        assert len(comments) % 2 == 0, f"unpaired comment in cell at line {cell['line']}"
-        for line in cell["source"].splitlines():
-            assert _width(line) <= MAX_COLUMNS, line
+        lines = cell["source"].splitlines()[1:]
+        english = [line.split("# en:", 1)[1] for line in lines if line.strip().startswith("# en:")]
+        chinese = [line.split("# zh:", 1)[1] for line in lines if line.strip().startswith("# zh:")]
+        assert english, f"cell at line {cell['line']} explains nothing"
+        assert len(english) == len(chinese)
+        assert not any(CJK.search(line) for line in english), english
+        assert all(CJK.search(line) for line in chinese), chinese
+    for line in render_lesson(text, "en", both=True).splitlines():
+        assert _width(line) <= MAX_COLUMNS, line
+
+
+@pytest.mark.parametrize(("source", "problem"), [
+    ("# %%\n# en: one\nx = 1\n", "line 2: English comment without its Chinese line"),
+    ("# %%\n# zh: 一\nx = 1\n", "line 2: '# zh:' without its English line"),
+    ("# %%\n# just words\nx = 1\n", "line 2: comment without '# en:' or '# zh:'"),
+    ("# %%\n# en: one\n# zh: 一\nx = 1  # why\n", "line 4: a comment at the end of a code line has no language"),
+    ("# %%\n# en: one\n# en: two\n# zh: 二\nx = 1\n", "line 3: '# en:' without its Chinese line"),
+])
+def test_check_lesson_finds_unpaired_comments(source: str, problem: str) -> None:
+    assert problem in check_lesson(source)
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_render_shows_one_language_and_keeps_the_code(lesson_id: str) -> None:
+    text = Path(lesson_path(lesson_id)).read_text(encoding="utf-8")
+    english, chinese, both = render_lesson(text, "en"), render_lesson(text, "zh_CN"), render_lesson(text, "en", both=True)
+    assert not CJK.search(english) and "# en:" not in english and "# zh:" not in chinese
+    comments = [line for line in chinese.splitlines() if line.startswith("#") and not line.startswith("# %%")]
+    assert comments and all(CJK.search(line) for line in comments), [c for c in comments if not CJK.search(c)]
+    code = lambda rendered: [line for line in rendered.splitlines() if not line.lstrip().startswith("#")]  # noqa: E731
+    assert code(english) == code(chinese) == code(both) == code(text)
+    assert len(both.splitlines()) == len(text.splitlines())
+    assert [c["expected_error"] for c in split_cells(chinese)] == [c["expected_error"] for c in lesson_cells(lesson_id)]
+    assert read_titles(lesson_path(lesson_id))[0] in english and read_titles(lesson_path(lesson_id))[1] in chinese
 
 
 def test_lesson_path_accepts_id_number_and_slug() -> None:
@@ -211,7 +239,8 @@ def test_lessons_are_deterministic(lesson_id: str, runs: dict) -> None:
 def test_01_creation_facts(runs: dict) -> None:
     ns = _ns(runs, "01_creating")
     assert ns["ints"].dtype == torch.int64 and ns["floats"].dtype == torch.float32
-    assert ns["from_class"].dtype == torch.float32
+    assert ns["from_class"].dtype == torch.get_default_dtype() == torch.float32
+    assert ns["first"].tolist() == [1.0, 2.0, 3.0]
     assert ns["garbage"].shape == (2, 3)
     assert _shares(ns["shared"], ns["arr"])
     assert ns["arr_now"].tolist() == [[11, 12], [13, 14]]
@@ -299,7 +328,7 @@ def test_09_fixes_work(runs: dict) -> None:
     assert ns["ce"].dim() == 0 and ns["labels"].dtype == torch.float32
     assert torch.equal(ns["on_device"], ns["out"])
     assert ns["forgot_grad"] is None and ns["tracked_grad"].item() == 3.0
-    assert "row" not in ns  # the out-of-range index never produced a value
+    assert torch.equal(ns["row"], ns["grid"][1])  # the fix cell after the IndexError
 
 
 def test_10_regression_learns_the_line(runs: dict) -> None:
@@ -342,3 +371,56 @@ def test_desktop_entry_has_the_required_keys() -> None:
     assert entry["Categories"] == "Education;Science;Development;"
     assert CJK.search(entry["Comment[zh_CN]"]) and entry["Comment"].isascii()
     assert all(mime.count("/") == 1 for mime in entry["MimeType"].rstrip(";").split(";"))
+
+
+# -- what the app shows around the lessons ---------------------------------------
+
+def _visible(value: Any) -> bool:
+    """A value the variable list shows: not a module, function or class."""
+    import types
+
+    return not isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_first_cell_shows_something(lesson_id: str) -> None:
+    first = lesson_cells(lesson_id)[0]
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(first["source"], "<first-cell>", "exec"), namespace)
+    shown = [name for name, value in namespace.items() if not name.startswith("__") and _visible(value)]
+    assert shown, f"the first cell of {lesson_id} shows nothing in the variable list"
+
+
+def test_09_every_error_is_followed_by_its_fix() -> None:
+    cells = lesson_cells("09_common_errors")
+    for index, cell in enumerate(cells):
+        if cell["expected_error"] is None:
+            continue
+        following = cells[index + 1]
+        assert following["expected_error"] is None
+        assert "# en: Fix" in following["source"], following["source"]
+
+
+@pytest.mark.parametrize("lesson_id", [i for i in IDS if any(c["expected_error"] for c in lesson_cells(i))])
+def test_deliberate_errors_get_a_card_whose_fix_runs(lesson_id: str) -> None:
+    """Each error a lesson makes on purpose gets a catalogue card; a fix given as code repairs the cell."""
+    import copy
+    import linecache
+
+    from explorer.core.errors.explain import explain
+    from explorer.core.errors.source import apply_fix, is_code
+
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    for number, cell in enumerate(lesson_cells(lesson_id)):
+        name = f"<lesson-cell-{number}>"
+        linecache.cache[name] = (len(cell["source"]), None, cell["source"].splitlines(True), name)
+        before = copy.copy(namespace)
+        try:
+            exec(compile(cell["source"], name, "exec"), namespace)
+            continue
+        except Exception as exc:  # noqa: BLE001 - the lesson's own error
+            card = explain(exc, namespace, code_filenames={name}, code=cell["source"])
+        assert card["key"] != "unknown", (lesson_id, cell["line"], card["message"])
+        if is_code(card["fix"]):
+            fixed = apply_fix(cell["source"], card)
+            exec(compile(fixed, "<fixed>", "exec"), before)

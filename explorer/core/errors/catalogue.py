@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from explorer.core.errors import autograd, device, dtype, loss, shapes, values
+from explorer.core.errors import api, autograd, device, dtype, loss, shapes, values
 from explorer.core.errors.context import ErrorContext
 from explorer.core.errors.entry import Entry
 
@@ -15,6 +15,7 @@ def all_entries() -> list[Entry]:
         *loss.ENTRIES,
         *device.ENTRIES,
         *autograd.ENTRIES,
+        *api.ENTRIES,
         *shapes.ENTRIES,
         *dtype.ENTRIES,
         *values.ENTRIES,

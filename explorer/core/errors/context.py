@@ -1,34 +1,40 @@
-"""What the error explainer knows about the failing line: its source, names and values."""
+"""What the explainer knows about the failing statement: its source, its names, their values, the scopes."""
 
 from __future__ import annotations
 
 import ast
 import keyword
 import re
-import warnings
+import types
 from dataclasses import dataclass, field
 from typing import Any
 
+from explorer.core.errors import safe
+from explorer.core.errors.safe import device_of, dtype_of, is_array, is_module, shape_of
+from explorer.core.errors.source import parse, segment, statement_at
+from explorer.core.errors.spelling import spell
+from explorer.core.i18n import _
+
 _IDENT_CHAIN = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
 _MAX_LIST_ITEMS = 8
+_BODY_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+_FULL_STOPS = ("。", "！", "？", "；", "：", "）")
 
 
 @dataclass
 class ErrorContext:
-    """Facts the catalogue entries use to write a card in one language."""
+    """Facts the catalogue entries use to write a card (in the language set with ``i18n.set_language``)."""
 
-    lang: str
     message: str
-    code_line: str
+    code_line: str = ""
+    source: str = ""
+    line: int | None = None
+    scopes: list[dict[str, Any]] = field(default_factory=list)
     objects: dict[str, Any] = field(default_factory=dict)
     frame_names: set[str] = field(default_factory=set)
-    namespace: dict[str, Any] = field(default_factory=dict)
     match: re.Match | None = None
-
-    # -- language --------------------------------------------------------
-    def t(self, en: str, zh: str) -> str:
-        """Pick the English or Simplified Chinese text."""
-        return zh if self.lang.lower().startswith("zh") else en
+    statement: ast.stmt | None = None
+    body: list[ast.stmt] = field(default_factory=list)
 
     # -- the match ---------------------------------------------------------
     def g(self, name: str, default: str = "") -> str:
@@ -41,51 +47,25 @@ class ErrorContext:
             return default
         return default if value is None else value
 
-    # -- the line's variables -----------------------------------------------
+    # -- the statement -----------------------------------------------------
     @property
-    def tensors(self) -> dict[str, Any]:
-        """Tensors and arrays named on the line, in order of appearance."""
-        return {n: v for n, v in self.objects.items() if is_array(v)}
+    def statement_text(self) -> str:
+        """The failing statement's code (a compound statement's header), else the physical line."""
+        return segment(self.source, self.statement) if self.statement is not None else self.code_line
 
-    def modules(self) -> dict[str, Any]:
-        """torch.nn.Module objects named on the line."""
-        return {n: v for n, v in self.objects.items() if _is_module(v)}
-
-    def by_shape(self, shape: list[int], exclude: tuple[str, ...] = ()) -> str | None:
-        """The first variable on the line with exactly this shape."""
-        for name, value in self.tensors.items():
-            if name not in exclude and shape_of(value) == list(shape):
-                return name
-        return None
-
-    def describe(self, name: str) -> str:
-        """'`a` is [4, 3] (torch.float32, cpu)' in the card's language."""
-        value = self.objects[name]
-        shape = fmt_shape(shape_of(value))
-        extra = f"{dtype_of(value)}, {device_of(value)}"
-        return self.t(f"`{name}` is {shape} ({extra})", f"`{name}` 的形状是 {shape}（{extra}）")
-
-    def describe_all(self, names: list[str] | None = None) -> str:
-        """Describe several variables, joined with commas."""
-        names = list(self.tensors) if names is None else names
-        sep = self.t("; ", "；")
-        return sep.join(self.describe(n) for n in names if n in self.objects)
-
-    def facts_sentence(self) -> str:
-        """The tensors on the line described as one sentence (empty when none): the usual card opening."""
-        return self.describe_all() + self.t(". ", "。") if self.tensors else ""
+    def nodes(self) -> list[ast.AST]:
+        """Every node of the failing statement (a compound statement's header only)."""
+        if self.statement is not None:
+            return header_nodes(self.statement)
+        tree = parse_line(self.code_line)
+        return list(ast.walk(tree)) if tree is not None else []
 
     def calls(self, method: str) -> list[ast.Call]:
-        """Calls on the line whose function is ``<expr>.method`` or a bare ``method``."""
-        tree = parse_line(self.code_line)
-        found: list[ast.Call] = []
-        for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, ast.Call):
-                func = node.func
-                if (isinstance(func, ast.Attribute) and func.attr == method) or (
-                    isinstance(func, ast.Name) and func.id == method
-                ):
-                    found.append(node)
+        """Calls in the statement whose function is ``<expr>.method`` or a bare ``method``."""
+        found = []
+        for node in self.nodes():
+            if isinstance(node, ast.Call) and call_name(node) == method:
+                found.append(node)
         return found
 
     def receiver(self, method: str) -> str | None:
@@ -95,53 +75,83 @@ class ErrorContext:
                 return ast.unparse(call.func.value)
         return None
 
-
-def is_array(value: Any) -> bool:
-    """True for torch tensors and numpy arrays (without importing either)."""
-    cls = type(value)
-    for base in cls.__mro__:
-        if (base.__module__, base.__name__) in (("torch", "Tensor"), ("torch._tensor", "Tensor"), ("numpy", "ndarray")):
-            return True
-    return False
-
-
-def _is_module(value: Any) -> bool:
-    return any(b.__name__ == "Module" and b.__module__.startswith("torch.nn") for b in type(value).__mro__)
-
-
-def _is_torch(value: Any) -> bool:
-    return type(value).__module__.split(".")[0] == "torch"
-
-
-def shape_of(value: Any) -> list[int] | None:
-    """The shape as a list of ints, or None when it cannot be read (nested tensors)."""
-    try:
-        return [int(s) for s in value.shape]
-    except Exception:  # noqa: BLE001 - exotic tensors may refuse
+    def assigned_name(self) -> str | None:
+        """'c' when the statement is ``c = ...`` (one plain name), else None."""
+        stmt = self.statement
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            return stmt.targets[0].id
         return None
 
+    # -- names ---------------------------------------------------------------
+    def spell(self, path: str) -> str | None:
+        """How the learner's script spells a library name (``torch.nn.Linear`` -> ``nn.Linear``)."""
+        return spell(path, self.scopes)
 
-def dtype_of(value: Any) -> str:
-    """The dtype as the library prints it ('torch.float32', 'float64')."""
-    try:
-        return str(value.dtype)
-    except Exception:  # noqa: BLE001
-        return "?"
+    def value(self, name: str) -> tuple[bool, Any]:
+        """A plain name's value in the failing frame's scopes."""
+        return safe.scope_get(self.scopes, name)
+
+    # -- the statement's variables -------------------------------------------
+    @property
+    def tensors(self) -> dict[str, Any]:
+        """Tensors and arrays named in the statement, in order of appearance."""
+        return {n: v for n, v in self.objects.items() if is_array(v)}
+
+    def modules(self) -> dict[str, Any]:
+        """torch.nn.Module objects named in the statement."""
+        return {n: v for n, v in self.objects.items() if is_module(v)}
+
+    def by_shape(self, shape: list[int], exclude: tuple[str, ...] = ()) -> str | None:
+        """The first variable in the statement with exactly this shape."""
+        for name, value in self.tensors.items():
+            if name not in exclude and shape_of(value) == list(shape):
+                return name
+        return None
+
+    def describe(self, name: str) -> str:
+        """'`a` is [4, 3] (torch.float32, cpu)' in the current language."""
+        value = self.objects[name]
+        return _("`{name}` is {shape} ({dtype}, {device})").format(
+            name=name, shape=fmt_shape(shape_of(value)), dtype=dtype_of(value), device=device_of(value))
+
+    def describe_all(self, names: list[str] | None = None) -> str:
+        """Describe several variables, joined as a list."""
+        names = list(self.tensors) if names is None else names
+        # TRANSLATORS: separates the descriptions of several variables in one sentence.
+        return _("; ").join(self.describe(n) for n in names if n in self.objects)
+
+    def facts_sentence(self, names: list[str] | None = None) -> str:
+        """The statement's tensors described as one sentence (empty when none): the usual card opening."""
+        described = self.describe_all(names)
+        return _("{facts}.").format(facts=described) if described else ""
 
 
-def device_of(value: Any) -> str:
-    """The device ('cpu' for numpy arrays)."""
-    if not _is_torch(value):
-        return "cpu"
-    try:
-        return str(value.device)
-    except Exception:  # noqa: BLE001
-        return "?"
+def join(*parts: str) -> str:
+    """Sentences joined with a space after an English full stop and none after a Chinese one."""
+    out = ""
+    for part in (p.strip() for p in parts if p and p.strip()):
+        out = part if not out else out + ("" if out.endswith(_FULL_STOPS) else " ") + part
+    return out
 
 
-def requires_grad_of(value: Any) -> bool | None:
-    """requires_grad for tensors, None for arrays."""
-    return bool(getattr(value, "requires_grad", False)) if _is_torch(value) else None
+def call_name(call: ast.Call) -> str:
+    """'view' for ``x.view(...)`` and ``view(...)``; '' for other callees."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def header_nodes(stmt: ast.stmt) -> list[ast.AST]:
+    """Every node of a statement, leaving out the bodies of compound statements."""
+    found: list[ast.AST] = [stmt]
+    for name, value in ast.iter_fields(stmt):
+        if name in _BODY_FIELDS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, ast.AST):
+                found += list(ast.walk(item))
+    return found
 
 
 def fmt_shape(shape: list[int] | None) -> str:
@@ -150,13 +160,13 @@ def fmt_shape(shape: list[int] | None) -> str:
 
 
 def variable_record(name: str, value: Any) -> dict[str, Any]:
-    """The JSON record of one tensor/array named on the failing line."""
+    """The JSON record of one tensor/array named in the failing statement."""
     return {
         "name": name,
         "shape": shape_of(value),
         "dtype": dtype_of(value),
         "device": device_of(value),
-        "requires_grad": requires_grad_of(value),
+        "requires_grad": safe.flag(value, "requires_grad") if safe.is_tensor(value) else None,
     }
 
 
@@ -173,26 +183,22 @@ def parse_line(line: str) -> ast.AST | None:
     return None
 
 
-def referenced_names(line: str) -> list[str]:
-    """Dotted names on the line (``a``, ``model.fc.weight``) in order of appearance."""
-    tree = parse_line(line)
-    if tree is None:  # a continuation line: fall back to identifier chains
-        chains = _IDENT_CHAIN.findall(line)
-        return list(dict.fromkeys(c for c in chains if c.split(".")[0] not in keyword.kwlist))
+def referenced(nodes: list[ast.AST]) -> list[str]:
+    """Dotted names (``a``, ``model.fc.weight``, ``xs[0]``) among the nodes, in order of appearance."""
     found: list[tuple[int, int, str]] = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
-            dotted = _dotted(node)
+            dotted = dotted_name(node)
             if dotted is not None:
                 found.append((node.lineno, node.col_offset, dotted))
     found.sort()
     return list(dict.fromkeys(name for _, _, name in found))
 
 
-def _dotted(node: ast.AST) -> str | None:
+def dotted_name(node: ast.AST) -> str | None:
     """'model.fc.weight' for attribute chains; "sd['fc.weight']" / 'xs[0]' for a constant subscript of one."""
     if isinstance(node, ast.Subscript):
-        base = _dotted(node.value) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+        base = dotted_name(node.value) if isinstance(node.value, (ast.Name, ast.Attribute, ast.Subscript)) else None
         if base is None or not isinstance(node.slice, ast.Constant) or not isinstance(node.slice.value, (int, str)):
             return None
         return f"{base}[{node.slice.value!r}]"
@@ -206,48 +212,89 @@ def _dotted(node: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
-def lookup(dotted: str, scopes: list[dict[str, Any]]) -> tuple[bool, Any]:
-    """Find a dotted name in the first scope that has its root; attributes of Python modules are skipped."""
-    if dotted.endswith("]"):  # a constant subscript: the resolver evaluates only that, nothing else
-        from collections import ChainMap
+def _item(container: Any, key: Any) -> tuple[bool, Any]:
+    """``container[key]`` for dicts, lists, tuples and module containers, without a subclass's ``__getitem__``."""
+    try:
+        if isinstance(container, dict):
+            return (True, dict.__getitem__(container, key)) if dict.__contains__(container, key) else (False, None)
+        if isinstance(container, (list, tuple)) and isinstance(key, int):
+            items = safe.list_items(container, 10_000)
+            return (True, items[key]) if -len(items) <= key < len(items) else (False, None)
+        if is_module(container):
+            children = safe.module_children(container)
+            if isinstance(key, int):
+                values = list(children.values())
+                return (True, values[key]) if -len(values) <= key < len(values) else (False, None)
+            return (key in children, children.get(key))
+    except Exception:  # noqa: BLE001
+        pass
+    return False, None
 
-        from explorer.core.resolve import ResolveError, resolve
 
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return True, resolve(ChainMap(*scopes), dotted)  # type: ignore[arg-type]
-        except (ResolveError, Exception):  # noqa: BLE001 - an out-of-range index is the error itself
+def lookup(node: ast.AST, scopes: list[dict[str, Any]]) -> tuple[bool, Any]:
+    """The value of a name, attribute chain or constant subscript, read statically (no learner code runs)."""
+    if isinstance(node, ast.Name):
+        return safe.scope_get(scopes, node.id)
+    if isinstance(node, ast.Attribute):
+        ok, parent = lookup(node.value, scopes)
+        if not ok or type(parent) is types.ModuleType:  # torch.float32, np.pi: not the learner's variables
             return False, None
-    root, *rest = dotted.split(".")
-    for scope in scopes:
-        if root in scope:
-            value = scope[root]
-            break
-    else:
-        return False, None
-    for attr in rest:
-        if type(value).__name__ == "module":  # torch.float32, np.pi: not the user's variables
-            return False, None
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                value = getattr(value, attr)
-        except Exception:  # noqa: BLE001 - a property may raise anything
-            return False, None
-    return True, value
+        return safe.static_attr(parent, node.attr)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        ok, parent = lookup(node.value, scopes)
+        return _item(parent, node.slice.value) if ok else (False, None)
+    return False, None
 
 
-def collect_objects(line: str, scopes: list[dict[str, Any]]) -> dict[str, Any]:
-    """Values of the names on the line; list/tuple items that are tensors are added as ``xs[0]``."""
+def resolve_callee(node: ast.AST, scopes: list[dict[str, Any]]) -> tuple[bool, Any]:
+    """What a called name denotes (``torch.optim.SGD``, ``nn.Linear``): like :func:`lookup`, through imported modules too."""
+    if isinstance(node, ast.Attribute):
+        ok, parent = resolve_callee(node.value, scopes)
+        if ok and type(parent) is types.ModuleType:
+            inner = safe.instance_dict(parent)
+            return (True, inner[node.attr]) if node.attr in inner else (False, None)
+        return safe.static_attr(parent, node.attr) if ok else (False, None)
+    return lookup(node, scopes)
+
+
+def collect_objects(names: list[str], scopes: list[dict[str, Any]]) -> dict[str, Any]:
+    """Values of the dotted names; tensors inside a list/tuple are added as ``xs[0]``."""
     objects: dict[str, Any] = {}
-    for dotted in referenced_names(line):
-        ok, value = lookup(dotted, scopes)
-        if not ok or type(value).__name__ == "module":
+    for dotted in names:
+        try:
+            tree = ast.parse(dotted, mode="eval").body
+        except SyntaxError:
+            continue
+        ok, value = lookup(tree, scopes)
+        if not ok or type(value) is types.ModuleType or callable_library_object(value):
             continue
         objects[dotted] = value
-        if isinstance(value, (list, tuple)):
-            for i, item in enumerate(value[:_MAX_LIST_ITEMS]):
-                if is_array(item):
-                    objects[f"{dotted}[{i}]"] = item
+        for i, item in enumerate(safe.list_items(value, _MAX_LIST_ITEMS)):
+            if is_array(item):
+                objects[f"{dotted}[{i}]"] = item
     return objects
+
+
+def callable_library_object(value: Any) -> bool:
+    """Functions and classes (``torch.cat``, ``nn.Linear``): names on the line that are not data."""
+    return isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType, types.MethodType))
+
+
+def context_for(message: str, source: str, line: int | None, scopes: list[dict[str, Any]],
+                frame_names: set[str]) -> ErrorContext:
+    """The context of a failing line: its statement, the names in it and their values."""
+    lines = source.splitlines()
+    code_line = lines[line - 1].strip() if line and 0 < line <= len(lines) else ""
+    statement, body = statement_at(parse(source), line) if line and source else (None, [])
+    ctx = ErrorContext(message=message, code_line=code_line, source=source, line=line, scopes=scopes,
+                       frame_names=frame_names, statement=statement, body=body)
+    if statement is not None:
+        names = referenced(ctx.nodes())
+    elif code_line:
+        tree = parse_line(code_line)
+        names = referenced(list(ast.walk(tree))) if tree is not None else [
+            c for c in _IDENT_CHAIN.findall(code_line) if c.split(".")[0] not in keyword.kwlist]
+    else:
+        names = []
+    ctx.objects = collect_objects(names, scopes)
+    return ctx

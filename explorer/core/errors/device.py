@@ -2,81 +2,123 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
-from explorer.core.errors.context import ErrorContext, device_of
+from explorer.core.errors.context import ErrorContext, join
 from explorer.core.errors.entry import Card, Entry
+from explorer.core.errors.fixes import node_for, receiver, swap
+from explorer.core.errors.safe import array_attr, device_of, flag, is_ndarray, is_tensor, module_parameters, short_dtype
+from explorer.core.errors.source import comment_lines, replaced
+from explorer.core.errors.spelling import spell
+from explorer.core.i18n import _
 
 _DEVICE = re.compile(r"\b(cuda(?::\d+)?|cpu|mps|meta|xpu(?::\d+)?)\b")
 
 
 def _module_device(module: Any) -> str | None:
-    try:
-        return str(next(module.parameters()).device)
-    except (StopIteration, AttributeError, TypeError):
+    params = module_parameters(module, limit=1)
+    return device_of(params[0][1]) if params else None
+
+
+def _device_moves(ctx: ErrorContext, tensors: dict[str, str], modules: dict[str, str], target: str) -> str | None:
+    """``b = b.to(a.device)`` lines moving everything onto the device of a tensor already there."""
+    ref = next((n for n, d in tensors.items() if d == target and n.isidentifier()), None)
+    if ref is None:
         return None
+    moves = [f"{n} = {n}.to({ref}.device)" for n, d in tensors.items() if d != target and n.isidentifier()]
+    moves += [f"{n}.to({ref}.device)" for n, d in modules.items() if d != target]
+    return "\n".join(moves) or None
 
 
 def _device_mismatch(ctx: ErrorContext) -> Card:
-    tensors = {n: device_of(v) for n, v in ctx.tensors.items() if type(v).__module__.startswith("torch")}
+    tensors = {n: device_of(v) for n, v in ctx.tensors.items() if is_tensor(v)}
     modules = {n: d for n, d in ((n, _module_device(m)) for n, m in ctx.modules().items()) if d}
     seen = list(dict.fromkeys([*tensors.values(), *modules.values(), *_DEVICE.findall(ctx.message)]))
-    # Teaching default: move everything to the accelerator when one is involved.
+    parts = [_("`{name}` is on {device}").format(name=n, device=d) for n, d in tensors.items()]
+    parts += [_("the weights of `{name}` are on {device}").format(name=n, device=d) for n, d in modules.items()]
+    listed = (_("{listed}.").format(listed=_("; ").join(parts)) if parts
+              else _("Devices in the message: {devices}.").format(devices=", ".join(seen)))
+    rule = _("An operation can only combine tensors on the same device; PyTorch never moves data between the CPU "
+             "and a GPU by itself. Put the model and every input on one device.")
+    if "meta" in seen:
+        meta = [n for n, d in tensors.items() if d == "meta"]
+        note = _("`{name}` is a meta tensor: it has a shape but no values at all, so it cannot take part in a "
+                 "computation with real data.").format(name=meta[0] if meta else "?")
+        advice = comment_lines(_("create it on the CPU (the default device) to get values"))
+        return Card(_("The tensors are on different devices"), join(listed, rule, note), advice, advice=advice)
     target = next((d for d in seen if d != "cpu"), seen[0] if seen else "cpu")
-    parts = [f"`{n}` {ctx.t('is on', '在')} {d}" for n, d in tensors.items()]
-    parts += [f"`{n}` ({ctx.t('weights', '权重')}) {ctx.t('is on', '在')} {d}" for n, d in modules.items()]
-    listed = ", ".join(parts) if parts else ctx.t("devices found: ", "涉及的设备：") + ", ".join(seen)
-    explanation = ctx.t(
-        f"{listed}. An operation can only combine tensors that live on the same device; PyTorch "
-        "never moves data between CPU and GPU by itself. Move the model and every input to one device.",
-        f"{listed}。一个运算只能组合同一设备上的张量；PyTorch 不会自动在 CPU 和 GPU 之间搬运数据。"
-        "请把模型和所有输入放到同一个设备上。",
-    )
-    moves = [f"{n} = {n}.to(device)" for n, d in {**modules, **tensors}.items() if d != target]
-    fix = "\n".join([f'device = "{target}"', *(moves or ["model = model.to(device)", "x = x.to(device)"])])
-    return ctx.t("Tensors are on different devices", "张量不在同一个设备上"), explanation, fix
+    fix = _device_moves(ctx, tensors, modules, target)
+    advice = comment_lines(_("move the model and the inputs to one device with .to(device)"))
+    return Card(_("The tensors are on different devices"), join(listed, rule), fix or advice, mode="before",
+                advice=advice)
 
 
 def _numpy_grad(ctx: ErrorContext) -> Card:
-    name = ctx.receiver("numpy")
-    said = ctx.describe(name) + ctx.t(" and requires grad. ", "，并且 requires_grad=True。") if name in ctx.tensors else ""
-    explanation = said + ctx.t(
-        "A NumPy array cannot record the autograd graph, so PyTorch refuses to hand out a tensor "
-        "that is still being tracked. Detach it first (the array will share its memory).",
-        "NumPy 数组无法记录计算图，所以仍在追踪梯度的张量不能直接转换。先 detach()（得到的数组与张量共享内存）。",
-    )
-    line = ctx.code_line.strip()
-    fix = line.replace(".numpy()", ".detach().numpy()") if ".numpy()" in line else "a = t.detach().numpy()"
-    return ctx.t("Can't convert a tensor that requires grad to NumPy", "需要梯度的张量不能直接转成 NumPy"), explanation, fix
+    call = next((c for c in ctx.calls("numpy") if receiver(c) is not None), None)
+    name = ast.unparse(receiver(call)) if call is not None else None
+    said = _("{facts}, and it requires grad.").format(facts=ctx.describe(name)) if name in ctx.tensors else ""
+    rule = _("A NumPy array cannot record the graph, so PyTorch refuses to hand out a tensor that is still tracked. "
+             "Detach it first; the array then shares its memory.")
+    fix = swap(ctx, receiver(call), f"{name}.detach()") if call is not None and name else None
+    advice = comment_lines(_("call .detach() before .numpy()"))
+    return Card(_("A tensor that requires grad can't become a NumPy array"), join(said, rule), fix or advice,
+                advice=advice)
 
 
 def _numpy_device(ctx: ErrorContext) -> Card:
     device = ctx.g("dev", "cuda")
-    name = ctx.receiver("numpy")
-    said = ctx.describe(name) + ctx.t(". ", "。") if name in ctx.tensors else ""
+    call = next((c for c in ctx.calls("numpy") if receiver(c) is not None), None)
+    name = ast.unparse(receiver(call)) if call is not None else None
+    said = ctx.facts_sentence([name]) if name in ctx.tensors else ""
     if device == "meta":
-        detail = ctx.t("A meta tensor has a shape and dtype but no data at all; create it on the CPU to get values.",
-                       "meta 张量只有形状和 dtype，根本没有数据；要得到数值，请在 CPU 上创建它。")
-    else:
-        detail = ctx.t(f"NumPy only reads CPU memory, and this tensor lives on {device}. Copy it to the CPU first.",
-                       f"NumPy 只能读取 CPU 内存，而这个张量在 {device} 上。请先复制到 CPU。")
-    line = ctx.code_line.strip()
-    fix = line.replace(".numpy()", ".detach().cpu().numpy()") if ".numpy()" in line else "a = t.detach().cpu().numpy()"
-    return ctx.t(f"Can't convert a {device} tensor to NumPy", f"{device} 上的张量不能直接转成 NumPy"), said + detail, fix
+        detail = _("A meta tensor has a shape and a dtype but no data at all; create it on the CPU to get values.")
+        advice = comment_lines(_("create the tensor on the CPU"))
+        return Card(_("A {device} tensor can't become a NumPy array").format(device=device), join(said, detail), advice,
+                    advice=advice)
+    detail = _("NumPy only reads the CPU's memory, and this tensor is on {device}. Copy it to the CPU first.").format(
+        device=device)
+    value = ctx.tensors.get(name or "")
+    moved = f"{name}.detach().cpu()" if value is not None and flag(value, "requires_grad") else f"{name}.cpu()"
+    fix = swap(ctx, receiver(call), moved) if call is not None and name else None
+    advice = comment_lines(_("copy it to the CPU first: .cpu().numpy()"))
+    return Card(_("A {device} tensor can't become a NumPy array").format(device=device), join(said, detail),
+                fix or advice, advice=advice)
 
 
 def _numpy_not_tensor(ctx: ErrorContext) -> Card:
-    arrays = [n for n, v in ctx.tensors.items() if type(v).__module__ == "numpy"]
-    said = ctx.describe_all(arrays) + ctx.t(". ", "。") if arrays else ""
-    explanation = said + ctx.t(
-        f"The torch function's argument '{ctx.g('arg')}' must be a Tensor; it does not accept NumPy arrays. "
-        "Convert the array: torch.from_numpy shares its memory, torch.tensor copies it.",
-        f"torch 函数的参数 '{ctx.g('arg')}' 必须是 Tensor，不接受 NumPy 数组。先转换："
-        "torch.from_numpy 与数组共享内存，torch.tensor 会复制。",
-    )
-    fix = "\n".join(f"{n} = torch.from_numpy({n})" for n in arrays[:3]) or "t = torch.from_numpy(a)"
-    return ctx.t("A NumPy array was passed where a Tensor is needed", "需要 Tensor 的地方传入了 NumPy 数组"), explanation, fix
+    arrays = [n for n, v in ctx.tensors.items() if is_ndarray(v)]
+    floats = [short_dtype(v) for v in ctx.tensors.values() if is_tensor(v) and short_dtype(v).startswith("float")]
+    rule = _("This torch function's argument '{arg}' must be a Tensor; it does not take NumPy arrays. Convert the "
+             "array: torch.from_numpy shares its memory, torch.tensor copies it.").format(arg=ctx.g("arg"))
+    from_numpy = spell("torch.from_numpy", ctx.scopes)
+    fix = None
+    if arrays and from_numpy and ctx.statement is not None:
+        cast = ""
+        if floats and any(short_dtype(ctx.tensors[a]) != floats[0] for a in arrays):
+            cast = {"float32": ".float()", "float64": ".double()", "float16": ".half()"}.get(floats[0], "")
+        swaps = {node_for(ctx, a): f"{from_numpy}({a}){cast}" for a in arrays[:3]}
+        fix = replaced(ctx.statement, swaps) if None not in swaps else None  # type: ignore[arg-type]
+    advice = comment_lines(_("turn the array into a tensor first: torch.from_numpy(array)"))
+    return Card(_("A NumPy array was passed where a tensor is needed"), join(ctx.facts_sentence(arrays), rule),
+                fix or advice, advice=advice)
+
+
+def _negative_strides(ctx: ErrorContext) -> Card:
+    arrays = [n for n, v in ctx.tensors.items() if is_ndarray(v) and any(s < 0 for s in array_attr(v, "strides"))]
+    name = arrays[0] if arrays else None
+    said = ""
+    if name:
+        strides = tuple(int(s) for s in array_attr(ctx.tensors[name], "strides"))
+        said = _("{facts}, with strides {strides} (in bytes): a negative stride walks memory backwards, as "
+                 "[::-1] makes.").format(facts=ctx.describe(name), strides=strides)
+    rule = _("A PyTorch tensor cannot have negative strides, so torch cannot share this array's memory. Copy it "
+             "first: .copy() makes a new array with ordinary, positive strides (the tensor then shares the copy, "
+             "not the original).")
+    fix = swap(ctx, node_for(ctx, name), f"{name}.copy()") if name else None
+    advice = comment_lines(_("copy the array first with .copy()"))
+    return Card(_("NumPy array with negative strides"), join(said, rule), fix or advice, advice=advice)
 
 
 ENTRIES: list[Entry] = [
@@ -95,4 +137,7 @@ ENTRIES: list[Entry] = [
     Entry("numpy_not_tensor", ("TypeError",), (
         r"argument '(?P<arg>\w+)' \(position \d+\) must be Tensor, not numpy\.ndarray",
     ), _numpy_not_tensor),
+    Entry("numpy_negative_strides", ("ValueError",), (
+        r"At least one stride in the given numpy array is negative",
+    ), _negative_strides),
 ]

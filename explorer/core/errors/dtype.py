@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
-from explorer.core.errors.context import ErrorContext, dtype_of
+from explorer.core.errors.context import ErrorContext, call_name, join
 from explorer.core.errors.entry import Card, Entry
+from explorer.core.errors.fixes import node_for, receiver, swap, with_args
+from explorer.core.errors.safe import is_tensor, module_parameters, short_dtype
+from explorer.core.errors.source import comment_lines, replaced
+from explorer.core.errors.spelling import spell_torch
+from explorer.core.i18n import _
 
 # The many ways torch messages spell a dtype -> torch's short name.
 _WORDS = {
@@ -33,22 +39,18 @@ def dtype_name(word: str) -> str | None:
     return _WORDS.get(word.lower())
 
 
-def convert_call(dtype: str) -> str:
-    """'.float()' for float32, else '.to(torch.<dtype>)'."""
-    return _CONVERT.get(dtype, f".to(torch.{dtype})")
-
-
-def short_dtype(value: Any) -> str:
-    """'float32' for torch.float32 and numpy float32 alike."""
-    return dtype_of(value).replace("torch.", "")
+def convert_call(dtype: str, ctx: ErrorContext) -> str | None:
+    """'.float()' for float32, else '.to(torch.<dtype>)' spelled as the script names torch (None without torch)."""
+    if dtype in _CONVERT:
+        return _CONVERT[dtype]
+    torch = spell_torch(ctx.scopes)
+    return f".to({torch}.{dtype})" if torch else None
 
 
 def module_dtype(module: Any) -> str | None:
     """The dtype of a module's first parameter (None for a module without parameters)."""
-    try:
-        return short_dtype(next(module.parameters()))
-    except (StopIteration, AttributeError, TypeError):
-        return None
+    params = module_parameters(module, limit=1)
+    return short_dtype(params[0][1]) if params else None
 
 
 def _target_dtype(ctx: ErrorContext) -> str | None:
@@ -66,72 +68,95 @@ def _target_dtype(ctx: ErrorContext) -> str | None:
 
 def _dtype_mismatch(ctx: ErrorContext) -> Card:
     target = _target_dtype(ctx)
-    tensors = [n for n, v in ctx.tensors.items() if type(v).__module__.startswith("torch")]
-    offenders = [n for n in tensors if target and short_dtype(ctx.objects[n]) != target]
-    parts = [f"`{n}` {dtype_of(ctx.objects[n])}" for n in tensors]
-    parts += [f"`{m}` ({ctx.t('weights', '权重')}) torch.{module_dtype(v)}" for m, v in ctx.modules().items() if module_dtype(v)]
-    listed = ", ".join(parts) if parts else ctx.t("the inputs", "输入")
-    explanation = ctx.t(
-        f"The values on this line have different dtypes: {listed}. Layers, matrix products and most "
-        "operations need every input in the same dtype and do not convert silently. Integer data "
-        "(labels, torch.tensor([1, 2]), images read as uint8) usually needs .float().",
-        f"这一行里的值 dtype 不一致：{listed}。网络层、矩阵乘法和大多数运算要求所有输入的 dtype 相同，"
-        "不会自动转换。整数数据（标签、torch.tensor([1, 2])、读成 uint8 的图像）通常需要 .float()。",
-    )
+    tensors = [n for n, v in ctx.tensors.items() if is_tensor(v)]
+    offenders = [n for n in tensors if target and short_dtype(ctx.tensors[n]) != target]
+    parts = [_("`{name}` is {dtype}").format(name=n, dtype=f"torch.{short_dtype(ctx.tensors[n])}") for n in tensors]
+    parts += [_("the weights of `{name}` are {dtype}").format(name=m, dtype=f"torch.{module_dtype(v)}")
+              for m, v in ctx.modules().items() if module_dtype(v)]
+    listed = _("The values on this line have different dtypes: {listed}.").format(listed=_("; ").join(parts)) if parts else ""
+    rule = _("Layers, matrix products and most operations need all their inputs in one dtype and do not convert "
+             "by themselves. Whole numbers (labels, torch.tensor([1, 2]), images read as uint8) usually need .float().")
+    fix = None
     layer = next(iter(ctx.modules()), None)
-    if layer and target != "float32" and offenders and all(short_dtype(ctx.objects[n]) == "float32" for n in offenders):
-        fix = f"{layer} = {layer}.float()  # {ctx.t('back to the default float32', '改回默认的 float32')}"
-    elif offenders and target:
-        fix = "\n".join(f"{n} = {n}{convert_call(target)}" for n in offenders[:3])
-    else:
-        fix = f"x = x{convert_call(target or 'float32')}  # {ctx.t('make all inputs one dtype', '让所有输入 dtype 一致')}"
-    return ctx.t("Data types don't match", "数据类型（dtype）不一致"), explanation, fix
+    if layer and target != "float32" and offenders and all(short_dtype(ctx.tensors[n]) == "float32" for n in offenders):
+        fix = swap(ctx, node_for(ctx, layer), f"{layer}.float()")
+        fix = f"{fix}  # " + _("the layer back to the default float32") if fix else None
+    elif offenders and target and convert_call(target, ctx) and ctx.statement is not None:
+        swaps = {node_for(ctx, n): f"{n}{convert_call(target, ctx)}" for n in offenders[:3]}
+        if None not in swaps:
+            fix = replaced(ctx.statement, swaps)  # type: ignore[arg-type]
+    advice = comment_lines(_("convert the inputs to one dtype, e.g. with .float()"))
+    return Card(_("The data types don't match"), join(listed, rule), fix or advice, advice=advice)
+
+
+def _float_literals(node: ast.AST) -> ast.AST | None:
+    """A copy of a list/tuple of whole-number literals written as floats (``[1, 2]`` -> ``[1.0, 2.0]``)."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return ast.Constant(value=float(node.value))
+    if isinstance(node, (ast.List, ast.Tuple)) and node.elts:
+        items = [_float_literals(e) for e in node.elts]
+        return None if None in items else type(node)(elts=items, ctx=ast.Load())
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _float_literals(node.operand)
+        return ast.UnaryOp(op=ast.USub(), operand=inner) if inner is not None else None
+    return None
 
 
 def _grad_int(ctx: ErrorContext) -> Card:
-    explanation = ctx.t(
-        "Only floating-point (or complex) tensors can require gradients: a gradient is a small real-valued "
-        "change, which an integer cannot hold. Writing whole numbers like [1, 2] gives an int64 tensor.",
-        "只有浮点（或复数）张量才能 requires_grad：梯度是连续的微小变化，整数无法表示。"
-        "像 [1, 2] 这样写整数会得到 int64 张量。",
-    )
-    line = ctx.code_line.strip()
-    if "requires_grad=True" in line and "dtype=" not in line:
-        fix = line.replace("requires_grad=True", "dtype=torch.float32, requires_grad=True", 1)
+    said = ctx.facts_sentence()
+    rule = _("Only floating-point (or complex) tensors can require gradients: a gradient is a small change such as "
+             "0.001, which a whole number cannot hold. Writing whole numbers like [1, 2] gives an int64 tensor.")
+    fix = None
+    call = next((c for c in ctx.nodes() if isinstance(c, ast.Call)
+                 and any(k.arg == "requires_grad" for k in c.keywords)), None)
+    takes_data = call is not None and call_name(call) in ("tensor", "as_tensor", "arange") and \
+        not any(k.arg == "dtype" for k in call.keywords)
+    if takes_data and call.args and _float_literals(call.args[0]) is not None:  # type: ignore[union-attr]
+        fix = swap(ctx, call.args[0], _float_literals(call.args[0]))  # type: ignore[arg-type]
+        fix = f"{fix}  # " + _("1.0 instead of 1: a float tensor") if fix else None
+    elif call is not None and spell_torch(ctx.scopes):
+        fix = swap(ctx, call, with_args(call, keywords={"dtype": f"{spell_torch(ctx.scopes)}.float32"}))
     else:
-        fix = "x = torch.tensor([1.0, 2.0], requires_grad=True)  # 1.0, not 1"
-    return ctx.t("Integer tensors cannot require grad", "整数张量不能求梯度"), explanation, fix
+        flip = next((c for c in ctx.calls("requires_grad_") if receiver(c) is not None), None)
+        if flip is not None and isinstance(ctx.statement, ast.Expr):
+            name = ast.unparse(receiver(flip))
+            fix = f"{name} = {name}.float().{ast.unparse(with_args(flip)).split('.')[-1]}"
+    advice = comment_lines(_("make the tensor a float one first, e.g. with .float()"))
+    return Card(_("Integer tensors cannot require gradients"), join(said, rule), fix or advice, advice=advice)
 
 
 def _op_dtype(ctx: ErrorContext) -> Card:
     got = dtype_name(ctx.g("got")) or ctx.g("got")
     ints = [n for n, v in ctx.tensors.items() if short_dtype(v) == got]
-    said = ctx.describe_all(ints) + ctx.t(". ", "。") if ints else ""
-    op = ctx.g("op") or ctx.t("This operation", "这个运算")
-    explanation = said + ctx.t(
-        f"{op} is not defined for {got} tensors; it needs floating point values (mean, randn, normal, "
-        "softmax and most maths return fractions).",
-        f"{op} 不支持 {got} 类型的张量，需要浮点数（mean、randn、normal、softmax 等运算的结果都是小数）。",
-    )
-    if ints:
-        fix = "\n".join(f"{n} = {n}.float()" for n in ints[:3])
-    elif "dtype=" in ctx.code_line:
-        fix = re.sub(r"dtype=[\w.]+", "dtype=torch.float32", ctx.code_line.strip())
-    else:
-        fix = "x = x.float()"
-    return ctx.t(f"Operation needs floats, got {got}", f"运算需要浮点数，却得到 {got}"), explanation, fix
+    op = ctx.g("op")
+    rule = _("{op} is not defined for {dtype} tensors: it needs floating-point values (mean, randn, normal, "
+             "softmax and most maths give fractions).").format(op=op or "?", dtype=got)
+    fix = None
+    call = next(iter(ctx.calls(op)), None) if op else None
+    if call is not None:
+        if receiver(call) is not None and ast.unparse(receiver(call)) in ints:
+            fix = swap(ctx, receiver(call), f"{ast.unparse(receiver(call))}.float()")
+        elif call.args and ast.unparse(call.args[0]) in ints:
+            fix = swap(ctx, call.args[0], f"{ast.unparse(call.args[0])}.float()")
+        elif any(k.arg == "dtype" for k in call.keywords) and spell_torch(ctx.scopes):
+            fix = swap(ctx, call, with_args(call, keywords={"dtype": f"{spell_torch(ctx.scopes)}.float32"}))
+    advice = comment_lines(_("convert to floats first with .float()"))
+    return Card(_("This operation needs floats, not {dtype}").format(dtype=got), join(ctx.facts_sentence(ints), rule),
+                fix or advice, advice=advice)
 
 
 def _index_dtype(ctx: ErrorContext) -> Card:
-    bad = [n for n, v in ctx.tensors.items() if short_dtype(v).startswith(("float", "bfloat", "complex"))]
-    said = ctx.describe_all(bad) + ctx.t(". ", "。") if bad else ""
-    explanation = said + ctx.t(
-        "Indices (and nn.Embedding inputs) must be integer (int64/int32) or bool tensors: "
-        "position 1.0 is not a valid place in a tensor.",
-        "索引（以及 nn.Embedding 的输入）必须是整数（int64/int32）或 bool 张量：1.0 不是合法的位置。",
-    )
-    fix = "\n".join(f"{n} = {n}.long()" for n in bad[:3]) or "idx = idx.long()"
-    return ctx.t("Indices must be integers", "索引必须是整数"), explanation, fix
+    inside = {ast.unparse(n) for s in ctx.nodes() if isinstance(s, ast.Subscript) for n in ast.walk(s.slice)}
+    bad = [n for n, v in ctx.tensors.items() if short_dtype(v).startswith(("float", "bfloat", "complex"))
+           and (n in inside or not inside)]
+    rule = _("Indices (and the inputs of nn.Embedding) must be integer (int64/int32) or bool tensors: "
+             "position 1.0 is not a place in a tensor.")
+    fix = None
+    if bad and ctx.statement is not None:
+        swaps = {node_for(ctx, n): f"{n}.long()" for n in bad[:3]}
+        fix = replaced(ctx.statement, swaps) if None not in swaps else None  # type: ignore[arg-type]
+    advice = comment_lines(_("turn the indices into integers with .long()"))
+    return Card(_("Indices must be integers"), join(ctx.facts_sentence(bad), rule), fix or advice, advice=advice)
 
 
 ENTRIES: list[Entry] = [
@@ -149,7 +174,7 @@ ENTRIES: list[Entry] = [
         r"mixed dtype \(CPU\): all inputs must share same datatype",
     ), _dtype_mismatch),
     Entry("grad_integer_dtype", ("RuntimeError",), (
-        r"Only Tensors of floating point and complex dtype can require gradients",
+        r"[Oo]nly Tensors of floating point (?:and complex )?dtype can require gradients",
     ), _grad_int),
     Entry("op_needs_float", ("RuntimeError", "NotImplementedError"), (
         r"(?P<op>\w+)\(\): could not infer output dtype\. Input dtype must be either a floating point or complex dtype\. Got: (?P<got>\w+)",

@@ -1,4 +1,4 @@
-"""One known error (:class:`Entry`) and the conditions entries share; the list itself is in ``catalogue``."""
+"""One known error (:class:`Entry`), the card it writes (:class:`Card`) and conditions entries share."""
 
 from __future__ import annotations
 
@@ -8,8 +8,33 @@ from typing import Callable
 
 from explorer.core.errors.context import ErrorContext
 
-Card = tuple[str, str, str]
-"""(title, explanation, fix) in the context's language."""
+
+@dataclass
+class Card:
+    """What a catalogue entry says, in the current language.
+
+    Parameters
+    ----------
+    title, explanation : str
+        One short title; the cause in the learner's names and shapes, and the rule it broke.
+    fix : str or None
+        Code built from the learner's own statement (comment lines allowed), or advice in
+        words as comment lines only.
+    mode : str or None
+        How the code applies at ``fix_line``: ``"replace"`` the statement there, or insert it
+        ``"before"`` it. Ignored for advice.
+    fix_line : int or None
+        Line of the failing file the fix applies to; None means the failing statement.
+    advice : str or None
+        Words (comment lines) shown instead of ``fix`` when the code turns out unsafe.
+    """
+
+    title: str
+    explanation: str
+    fix: str | None = None
+    mode: str | None = "replace"
+    fix_line: int | None = None
+    advice: str | None = None
 
 
 @dataclass(frozen=True)
@@ -25,7 +50,7 @@ class Entry:
     patterns : tuple of str
         Regular expressions searched in the message; named groups carry its numbers.
     build : callable
-        ``build(ctx) -> (title, explanation, fix)``; ``ctx.match`` is the match.
+        ``build(ctx) -> Card``; ``ctx.match`` is the match.
     when : callable, optional
         Extra condition (e.g. "raised inside a loss function").
     """
@@ -43,22 +68,19 @@ class Entry:
             return None
         for pattern in self.patterns:
             match = re.search(pattern, ctx.message, re.S)
-            if match is not None and (self.when is None or self.when(ctx)):
+            if match is None:
+                continue
+            ctx.match = match  # the condition may read the message's numbers
+            if self.when is None or self.when(ctx):
                 return match
         return None
 
 
 def in_loss(ctx: ErrorContext) -> bool:
-    """True when the error came from a classification loss (a traceback frame, or the call on the line).
+    """True when the error came from a classification loss (a traceback frame, or the call in the statement).
 
     A bare word "loss" on the line is not enough: ``loss = conv(x)`` fails inside the conv.
     """
     frames = ("cross_entropy", "nll_loss")
     calls = ("cross_entropy", "nll_loss", "CrossEntropyLoss", "NLLLoss", "criterion")
-    return any(w in name for name in ctx.frame_names for w in frames) or any(w in ctx.code_line for w in calls)
-
-
-def assign_prefix(ctx: ErrorContext) -> str:
-    """'c = ' when the failing line is a simple assignment to one name, else ''."""
-    match = re.match(r"\s*([A-Za-z_]\w*)\s*=[^=]", ctx.code_line)
-    return f"{match.group(1)} = " if match else ""
+    return any(w in name for name in ctx.frame_names for w in frames) or any(w in ctx.statement_text for w in calls)

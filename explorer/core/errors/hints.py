@@ -1,52 +1,40 @@
-"""Teaching hints for code that ran without raising: grads left None, torch.Tensor(2, 3), .data."""
+"""Teaching hints for code that ran without raising: uninitialised tensors, .data, and (in ``hints_grad``) gradients.
+
+A hint is a card with ``"severity": "hint"``; its ``line`` and ``fix_line`` count the lines of
+the submitted code, and its fix is checked like an error card's (only names the script has).
+"""
 
 from __future__ import annotations
 
 import ast
-import copy
 from typing import Any, Callable
+
+from explorer.core.errors.cards import card_dict
+from explorer.core.errors.context import ErrorContext, dotted_name, join
+from explorer.core.errors.entry import Card
+from explorer.core.errors.hints_base import Found, assignments
+from explorer.core.errors.hints_grad import grad_checks
+from explorer.core.errors.safe import flag, is_tensor, scope_get
+from explorer.core.errors.source import comment_lines, parse
+from explorer.core.errors.spelling import spell
+from explorer.core.i18n import _
 
 _LEGACY_CTORS = {"Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor",
                  "ByteTensor", "BoolTensor", "ShortTensor", "CharTensor", "BFloat16Tensor"}
-_CTOR_DTYPE = {"LongTensor": "torch.long", "IntTensor": "torch.int32", "DoubleTensor": "torch.float64",
-               "HalfTensor": "torch.float16", "ByteTensor": "torch.uint8", "BoolTensor": "torch.bool",
-               "ShortTensor": "torch.int16", "CharTensor": "torch.int8", "BFloat16Tensor": "torch.bfloat16"}
-_MAX_PARAMS = 20
+_CTOR_DTYPE = {"LongTensor": "long", "IntTensor": "int32", "DoubleTensor": "float64", "HalfTensor": "float16",
+               "ByteTensor": "uint8", "BoolTensor": "bool", "ShortTensor": "int16", "CharTensor": "int8",
+               "BFloat16Tensor": "bfloat16"}
+_WRITERS = {"copy_", "fill_", "zero_", "normal_", "uniform_", "random_", "index_copy_", "scatter_", "masked_fill_"}
 
 
-class _Text:
-    """Chooses English or Simplified Chinese."""
-
-    def __init__(self, lang: str) -> None:
-        self.zh = lang.lower().startswith("zh")
-
-    def __call__(self, en: str, zh: str) -> str:
-        return zh if self.zh else en
+def _torch_prefix(call: ast.Call, namespace: dict[str, Any], function: str) -> str | None:
+    """``torch.zeros`` spelled the way the call spells torch (``T.Tensor`` -> ``T.zeros``)."""
+    if isinstance(call.func, ast.Attribute):
+        return f"{ast.unparse(call.func.value)}.{function}"
+    return spell(f"torch.{function}", [namespace])
 
 
-def _hint(key: str, line: int | None, title: str, explanation: str, fix: str) -> dict[str, Any]:
-    return {"key": key, "line": line, "title": title, "explanation": explanation, "fix": fix}
-
-
-def _is_tensor(value: Any) -> bool:
-    return any(b.__name__ == "Tensor" and b.__module__ in ("torch", "torch._tensor") for b in type(value).__mro__)
-
-
-def _assignments(tree: ast.AST) -> list[tuple[str, ast.AST]]:
-    """(name, value node) for every ``name = <value>`` statement."""
-    return [(node.targets[0].id, node.value) for node in ast.walk(tree)
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)]
-
-
-# -- (b) torch.Tensor(2, 3) ------------------------------------------------------
-def _legacy_name(call: ast.Call) -> str | None:
-    func = call.func
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "torch":
-        return func.attr if func.attr in _LEGACY_CTORS else None
-    return func.id if isinstance(func, ast.Name) and func.id in _LEGACY_CTORS else None
-
-
-def _size_args(call: ast.Call, namespace: dict[str, Any]) -> bool:
+def _int_args(call: ast.Call, namespace: dict[str, Any]) -> bool:
     """True when every positional argument is an int (a literal or an int variable)."""
     def is_int(node: ast.AST) -> bool:
         if isinstance(node, ast.Constant):
@@ -56,193 +44,143 @@ def _size_args(call: ast.Call, namespace: dict[str, Any]) -> bool:
     return bool(call.args) and all(is_int(a) for a in call.args)
 
 
-def _uninitialised(tree: ast.AST, namespace: dict[str, Any], t: _Text) -> list[dict[str, Any]]:
-    targets, found = {id(v): n for n, v in _assignments(tree)}, []
+def _legacy(call: ast.Call) -> str | None:
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    if isinstance(call.func, ast.Attribute) and not isinstance(call.func.value, ast.Name):
+        return None
+    return name if name in _LEGACY_CTORS else None
+
+
+def _zeros_fix(stmt: ast.stmt, call: ast.Call, namespace: dict[str, Any], dtype: str | None) -> str | None:
+    """The statement with the call replaced by ``torch.zeros(<same sizes>)``."""
+    from explorer.core.errors.source import replaced
+
+    zeros = _torch_prefix(call, namespace, "zeros")
+    if zeros is None:
+        return None
+    args = ", ".join([*(ast.unparse(a) for a in call.args), *(ast.unparse(k) for k in call.keywords)])
+    torch = zeros.rsplit(".", 1)[0] if "." in zeros else spell("torch", [namespace])
+    if dtype:
+        if torch is None:
+            return None
+        args += f", dtype={torch}.{dtype}"
+    return replaced(stmt, {call: f"{zeros}({args})"})
+
+
+def _uninitialised(tree: ast.AST, namespace: dict[str, Any]) -> list[Found]:
+    found = []
+    for name, stmt in assignments(tree):
+        call = stmt.value
+        if not isinstance(call, ast.Call):
+            continue
+        ctor = _legacy(call)
+        if ctor is not None and _int_args(call, namespace):
+            sizes = ", ".join(ast.unparse(a) for a in call.args)
+            explanation = join(
+                _("torch.{ctor}({sizes}) reads the numbers as a SHAPE and returns memory that was never cleared: the "
+                  "values are whatever bytes were there before (garbage, sometimes huge or NaN), not zeros.").format(
+                    ctor=ctor, sizes=sizes),
+                _("torch.tensor(...), with a small t, is the one that takes data."))
+            fix = _zeros_fix(stmt, call, namespace, _CTOR_DTYPE.get(ctor))
+            title = _("torch.{ctor}({sizes}) is not zeros").format(ctor=ctor, sizes=sizes)
+            found.append(Found("tensor_uninitialised", stmt.lineno, Card(
+                title, explanation, (fix + "  # " + _("all zeros")) if fix else None, fix_line=stmt.lineno,
+                advice=comment_lines(_("use torch.zeros(...) for zeros, torch.tensor([...]) for data")))))
+        elif _is_empty(call) and not _written(tree, name, stmt.lineno):
+            found.append(_empty_hint(name, stmt, call, namespace))
+    return found
+
+
+def _is_empty(call: ast.Call) -> bool:
+    func = call.func
+    return (isinstance(func, ast.Attribute) and func.attr == "empty" and isinstance(func.value, ast.Name)) \
+        or (isinstance(func, ast.Name) and func.id == "empty")
+
+
+def _written(tree: ast.AST, name: str, after: int) -> bool:
+    """True when the code fills the tensor: ``x[...] = ``, ``x.fill_()``, ``out=x``, ``x.copy_(...)``."""
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
+        if getattr(node, "lineno", 0) < after:
             continue
-        ctor = _legacy_name(node)
-        if ctor is None or not _size_args(node, namespace):
-            continue
-        sizes = ", ".join(ast.unparse(a) for a in node.args)
-        dtype = f", dtype={_CTOR_DTYPE[ctor]}" if ctor in _CTOR_DTYPE else ""
-        name = targets.get(id(node), "x")
-        explanation = t(
-            f"torch.{ctor}({sizes}) reads the numbers as a SIZE and returns uninitialised memory: the values are "
-            "whatever bytes were there before (garbage, sometimes huge or NaN), not zeros. "
-            "torch.tensor(...) (lower case) is the one that takes data.",
-            f"torch.{ctor}({sizes}) 把这些数当作形状，返回未初始化的内存：里面是内存中残留的任意字节（垃圾值，可能很大或是 NaN），"
-            "而不是 0。接收数据的是小写的 torch.tensor(...)。",
-        )
-        fix = (f"{name} = torch.zeros({sizes}{dtype})  # {t('all zeros', '全零')}\n"
-               f"{name} = torch.empty({sizes}{dtype})  # {t('only if you fill every value yourself', '仅当你会自己填满所有值时')}\n"
-               f"{name} = torch.tensor([1.0, 2.0])  # {t('from data', '用数据创建')}")
-        found.append(_hint("tensor_uninitialised", node.lineno,
-                           t(f"torch.{ctor}({sizes}) is not zeros", f"torch.{ctor}({sizes}) 不是全零"), explanation, fix))
-    return found
-
-
-# -- (a) grads still None after backward() --------------------------------------
-def _backward_line(tree: ast.AST) -> int | None:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "backward":
-            return node.lineno
-    return None
-
-
-def _used_tensors(tree: ast.AST, namespace: dict[str, Any]) -> dict[str, Any]:
-    """Tensors the code names, plus the parameters of modules it names (``model.fc.weight``)."""
-    used = dict.fromkeys(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
-    found: dict[str, Any] = {}
-    for name in used:
-        value = namespace.get(name)
-        if _is_tensor(value):
-            found[name] = value
-        elif hasattr(value, "named_parameters") and callable(value.named_parameters):
-            for i, (pname, param) in enumerate(value.named_parameters()):
-                if i >= _MAX_PARAMS:
-                    break
-                found[f"{name}.{pname}"] = param
-    return found
-
-
-def _requires_grad_kw(call: ast.AST) -> bool:
-    return isinstance(call, ast.Call) and any(
-        k.arg == "requires_grad" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
-
-
-def _nonleaf_sources(tree: ast.AST) -> dict[str, ast.AST]:
-    """``w = <expr>`` where a nested call (not the outermost) has requires_grad=True: w is not a leaf."""
-    found: dict[str, ast.AST] = {}
-    for name, value in _assignments(tree):
-        if _requires_grad_kw(value):
-            continue
-        if _spine_has_requires_grad(value):
-            found[name] = value
-    return found
-
-
-def _spine_has_requires_grad(node: ast.AST) -> bool:
-    """Follow ``f(...).method()`` / ``expr * const`` down to the creating call; True if it sets requires_grad.
-
-    Only the spine counts: in ``loss = (w * x).sum() + torch.zeros(1, requires_grad=True).sum()``
-    the loss is a result, not a parameter someone meant to train.
-    """
-    while True:
-        if _requires_grad_kw(node):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and dotted_name(node.value) == name:
             return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            node = node.func.value
-        elif isinstance(node, ast.BinOp) and isinstance(node.right, ast.Constant):
-            node = node.left
-        elif isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
-            node = node.right
-        elif isinstance(node, ast.Attribute):
-            node = node.value
-        else:
-            return False
-
-
-def _leaf_fix(value: ast.AST) -> str:
-    """Rewrite ``torch.randn(3, requires_grad=True) * 0.01`` as ``(torch.randn(3) * 0.01).requires_grad_()``."""
-    value = copy.deepcopy(value)
-    for node in ast.walk(value):
         if isinstance(node, ast.Call):
-            node.keywords = [k for k in node.keywords if k.arg != "requires_grad"]
-    text = ast.unparse(value)
-    wrapped = text if isinstance(value, (ast.Call, ast.Name, ast.Attribute)) else f"({text})"
-    return f"{wrapped}.requires_grad_()"
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in _WRITERS and dotted_name(func.value) == name:
+                return True
+            if any(k.arg == "out" and dotted_name(k.value) == name for k in node.keywords):
+                return True
+            if any(dotted_name(a) == name for a in node.args) and "init" in ast.unparse(func):
+                return True  # nn.init.normal_(x)
+    return False
 
 
-def _nonleaf_hint(nonleaf: dict[str, ast.AST], line: int, t: _Text) -> dict[str, Any]:
-    names = ", ".join(f"`{n}`" for n in nonleaf)
-    explanation = t(
-        f"{names} is not a leaf: requires_grad=True was set on a tensor that was then transformed "
-        "(multiplied, .double(), .to(device), …). Gradients are kept only on leaves, so its .grad stays None.",
-        f"{names} 不是叶子张量：requires_grad=True 设在了一个随后又被变换（相乘、.double()、.to(device) 等）的张量上。"
-        "梯度只保存在叶子张量上，所以它的 .grad 一直是 None。",
-    )
-    fix = "\n".join(f"{n} = {_leaf_fix(v)}" for n, v in nonleaf.items())
-    return _hint("grad_non_leaf", line, t("Gradient lands on a hidden leaf", "梯度落在了看不见的叶子张量上"), explanation, fix)
+def _empty_hint(name: str, stmt: ast.Assign, call: ast.Call, namespace: dict[str, Any]) -> Found:
+    from explorer.core.errors.source import replaced
+
+    sizes = ", ".join(ast.unparse(a) for a in call.args)
+    explanation = join(
+        _("torch.empty({sizes}) only reserves memory: it does not clear it, so `{name}` holds whatever bytes were "
+          "there before (garbage, sometimes huge or NaN).").format(sizes=sizes, name=name),
+        _("That is fine only when you fill every value yourself before reading it; this code never fills `{name}`.").format(
+            name=name))
+    zeros = _torch_prefix(call, namespace, "zeros")
+    fix = replaced(stmt, {call.func: zeros}) + "  # " + _("all zeros") if zeros else None
+    return Found("empty_uninitialised", stmt.lineno, Card(
+        _("torch.empty() is not zeros"), explanation, fix, fix_line=stmt.lineno,
+        advice=comment_lines(_("use torch.zeros(...) when you need zeros"))))
 
 
-def _broken_hint(broken: list[str], line: int, t: _Text) -> dict[str, Any]:
-    names = ", ".join(f"`{n}`" for n in broken)
-    explanation = t(
-        f"After backward(), {names} still has .grad = None although it requires grad: the loss was not "
-        "computed from it. Usual causes: .detach() or .data cut the chain, the computation ran inside "
-        "torch.no_grad(), or the value went through .item() / .numpy() and back.",
-        f"调用 backward() 之后，{names} 的 .grad 仍是 None，尽管它 requires_grad=True：损失并不是由它算出来的。"
-        "常见原因：.detach() 或 .data 切断了链条；计算发生在 torch.no_grad() 里；或者数值经过 .item()/.numpy() 又转了回来。",
-    )
-    fix = t("# build the loss directly from", "# 直接用这些张量计算损失：") + " " + ", ".join(broken) + \
-        t(" (no .detach(), no torch.no_grad())", "（不要 .detach()，不要 torch.no_grad()）")
-    return _hint("grads_none", line, t("Gradients are None", "梯度是 None"), explanation, fix)
-
-
-def _untracked_hint(plain: list[str], line: int, t: _Text) -> dict[str, Any]:
-    names = ", ".join(f"`{n}`" for n in plain)
-    explanation = t(
-        f"After backward(), none of the tensors used here has a gradient: {names} were created without requires_grad=True.",
-        f"调用 backward() 之后，这里用到的张量都没有梯度：{names} 创建时没有设置 requires_grad=True。",
-    )
-    fix = "\n".join(f"{n}.requires_grad_(True)  # {t('before the forward pass', '在前向计算之前')}" for n in plain)
-    return _hint("grads_none", line, t("Gradients are None", "梯度是 None"), explanation, fix)
-
-
-def _grads_none(tree: ast.AST, namespace: dict[str, Any], t: _Text) -> list[dict[str, Any]]:
-    line = _backward_line(tree)
-    if line is None:
-        return []
-    tensors = _used_tensors(tree, namespace)
-    nonleaf = {n: v for n, v in _nonleaf_sources(tree).items()
-               if _is_tensor(namespace.get(n)) and namespace[n].requires_grad and not namespace[n].is_leaf}
-    leaves = {n: v for n, v in tensors.items() if v.is_leaf and n not in nonleaf}
-    broken = [n for n, v in leaves.items() if v.requires_grad and v.grad is None]
-    out = [_nonleaf_hint(nonleaf, line, t)] if nonleaf else []
-    if broken:
-        out.append(_broken_hint(broken, line, t))
-    elif not nonleaf and leaves and all(v.grad is None for v in leaves.values()):
-        plain = [n for n, v in leaves.items() if v.is_floating_point() and not v.requires_grad][:4]
-        if plain:
-            out.append(_untracked_hint(plain, line, t))
-    return out
-
-
-# -- (c) .data on a tensor that requires grad -----------------------------------
-def _data_attr(tree: ast.AST, namespace: dict[str, Any], t: _Text) -> list[dict[str, Any]]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr == "data" and isinstance(node.value, ast.Name):
-            value = namespace.get(node.value.id)
-            if _is_tensor(value) and value.requires_grad:
-                name = node.value.id
-                explanation = t(
-                    f"`{name}.data` shares `{name}`'s memory but hides every change from autograd, which can silently "
-                    "give wrong gradients. .detach() shares memory too, but autograd still notices in-place changes.",
-                    f"`{name}.data` 与 `{name}` 共享内存，却让自动求导看不到任何修改，可能悄悄得到错误的梯度。"
-                    ".detach() 同样共享内存，但自动求导仍能发现原地修改。",
-                )
-                fix = (f"{name}.detach()  # {t('a view without the graph', '不带计算图的视图')}\n"
-                       f"with torch.no_grad():\n    {name} -= 0.1 * {name}.grad  # {t('update parameters', '更新参数')}")
-                return [_hint("data_attr", node.lineno, t("Prefer .detach() to .data", "用 .detach() 代替 .data"), explanation, fix)]
+def _data_attr(tree: ast.AST, namespace: dict[str, Any]) -> list[Found]:
+    for stmt in sorted((n for n in ast.walk(tree) if isinstance(n, (ast.Expr, ast.Assign, ast.AugAssign))),
+                       key=lambda n: n.lineno):
+        uses = [n for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and n.attr == "data"
+                and isinstance(n.value, ast.Name)]
+        for node in uses:
+            found, value = scope_get([namespace], node.value.id)
+            if found and is_tensor(value) and flag(value, "requires_grad"):
+                return [_data_hint(stmt, node, namespace)]
     return []
 
 
-_CHECKS: tuple[Callable[[ast.AST, dict[str, Any], _Text], list[dict[str, Any]]], ...] = (
-    _grads_none, _uninitialised, _data_attr)
+def _data_hint(stmt: ast.stmt, node: ast.Attribute, namespace: dict[str, Any]) -> Found:
+    from explorer.core.errors.source import replaced
+
+    name = node.value.id  # type: ignore[attr-defined]
+    explanation = join(
+        _("`{name}.data` shares `{name}`'s memory but hides every change from autograd, which can silently give wrong "
+          "gradients.").format(name=name),
+        _(".detach() shares the memory too, but autograd still notices in-place changes; to update parameters, "
+          "change them inside torch.no_grad()."))
+    in_place = isinstance(stmt, ast.AugAssign) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+                                                    and ast.unparse(stmt.value.func).endswith("_"))
+    no_grad = spell("torch.no_grad", [namespace])
+    if in_place and no_grad:
+        fix = f"with {no_grad}():\n    {replaced(stmt, {node: node.value})}"
+    else:
+        fix = replaced(stmt, {node: f"{name}.detach()"})
+    return Found("data_attr", stmt.lineno, Card(_("Prefer .detach() or torch.no_grad() to .data"), explanation, fix,
+                                                fix_line=stmt.lineno))
 
 
-def find_hints(code: str, namespace: dict[str, Any], *, lang: str = "en") -> list[dict[str, Any]]:
+def _checks() -> tuple[Callable[[ast.AST, dict[str, Any]], list[Found]], ...]:
+    return (*grad_checks(), _uninitialised, _data_attr)
+
+
+def find_hints(code: str, namespace: dict[str, Any]) -> list[dict[str, Any]]:
     """All hints for the code, in check order; a check that fails is skipped."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+    tree = parse(code)
+    if tree is None:
         return []
-    t = _Text(lang)
-    found: list[dict[str, Any]] = []
-    for check in _CHECKS:
+    out: list[dict[str, Any]] = []
+    for check in _checks():
         try:
-            found.extend(check(tree, namespace, t))
+            found = check(tree, namespace)
         except Exception:  # noqa: BLE001 - one odd value must not hide the other hints
             continue
-    return found
+        for item in found:
+            ctx = ErrorContext(message="", source=code, line=item.line, scopes=[namespace])
+            record = card_dict(item.key, item.card, ctx, 0, "hint")
+            out.append({k: record[k] for k in ("key", "severity", "line", "title", "explanation", "fix", "fix_mode",
+                                                "fix_line")})
+    return out

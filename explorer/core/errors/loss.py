@@ -3,85 +3,128 @@
 from __future__ import annotations
 
 import ast
+from typing import Any
 
-from explorer.core.errors.context import ErrorContext, fmt_shape, parse_line, shape_of
-from explorer.core.errors.dtype import short_dtype
+from explorer.core.errors.context import ErrorContext, fmt_shape, join
 from explorer.core.errors.entry import Card, Entry, in_loss
+from explorer.core.errors.fixes import swap
+from explorer.core.errors.safe import shape_of, short_dtype, tensor_attr
+from explorer.core.errors.source import comment_lines
+from explorer.core.i18n import _, ngettext
 
 
-def _output_and_target(ctx: ErrorContext) -> tuple[str | None, str | None]:
-    """Names of the loss call's two tensor arguments (output, target) when they are variables."""
-    tree = parse_line(ctx.code_line)
-    for node in ast.walk(tree) if tree is not None else ():
+def _loss_call(ctx: ErrorContext) -> tuple[ast.Call, str, str] | None:
+    """The loss call and the code of its (output, target) arguments, when both are tensors."""
+    for node in ctx.nodes():
         if isinstance(node, ast.Call) and len(node.args) >= 2:
             out, target = ast.unparse(node.args[0]), ast.unparse(node.args[1])
             if out in ctx.tensors and target in ctx.tensors:
-                return out, target
+                return node, out, target
+    return None
+
+
+def _shapes(ctx: ErrorContext) -> tuple[ast.Call | None, str | None, str | None]:
+    found = _loss_call(ctx)
+    if found is not None:
+        return found
     names = list(ctx.tensors)
-    return (names[0], names[1]) if len(names) >= 2 else (None, names[-1] if names else None)
+    return None, (names[0] if len(names) >= 2 else None), (names[-1] if names else None)
 
 
 def _shape_text(ctx: ErrorContext, out: str | None) -> str:
     """'`o` is [4, 3]: 4 samples, 3 classes.' when the output is known."""
-    shape = shape_of(ctx.objects[out]) if out else None
+    shape = shape_of(ctx.tensors.get(out or ""))
     if not shape or len(shape) < 2:
         return ""
-    return ctx.t(f"`{out}` is {fmt_shape(shape)}: {shape[0]} samples, {shape[1]} classes. ",
-                 f"`{out}` 的形状是 {fmt_shape(shape)}：{shape[0]} 个样本、{shape[1]} 个类别。")
+    samples = ngettext("{n} sample", "{n} samples", shape[0]).format(n=shape[0])
+    classes = ngettext("{n} class", "{n} classes", shape[1]).format(n=shape[1])
+    return _("`{name}` is {shape}: {samples}, {classes}.").format(name=out, shape=fmt_shape(shape), samples=samples,
+                                                                  classes=classes)
 
 
-def _target_fix(ctx: ErrorContext, out: str | None, target: str | None) -> str:
-    """argmax for one-hot/probability targets, long() for float labels, flatten for extra dims."""
-    if target is None:
-        return "target = target.long()  # class indices, shape [N]"
-    so = shape_of(ctx.objects[out]) if out else None
-    st = shape_of(ctx.objects[target]) or []
-    if so and st == so:
-        return f"{target} = {target}.argmax(dim=1)  # one-hot {fmt_shape(st)} -> {ctx.t('class indices', '类别下标')} [{st[0]}]"
-    if so and len(st) > 1 and 1 in st and (st[0] * st[-1]) == so[0]:
-        return f"{target} = {target}.reshape(-1)  # {fmt_shape(st)} -> [{so[0]}]"
-    if not short_dtype(ctx.objects[target]).startswith("int64"):
-        return f"{target} = {target}.long()  # {ctx.t('class indices must be int64', '类别下标必须是 int64')}"
-    return f"print({out or 'output'}.shape, {target}.shape)  # [N, C] {ctx.t('and', '和')} [N]"
+def _is_one_hot(value: Any) -> bool:
+    """Rows of zeros with a single one (read with dispatch disabled)."""
+    try:
+        ones = tensor_attr(value, "eq", 1)
+        zeros = tensor_attr(value, "eq", 0)
+        rows = tensor_attr(tensor_attr(ones, "sum", -1), "eq", 1)
+        return bool(tensor_attr(tensor_attr(tensor_attr(ones, "logical_or", zeros), "all"), "item")) and \
+            bool(tensor_attr(tensor_attr(rows, "all"), "item"))
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _as_indices(ctx: ErrorContext, call: ast.Call | None, out: str | None, target: str | None) -> str | None:
+    """The loss call with the target turned into class indices: argmax of one-hot rows, or .long()."""
+    if call is None or target is None:
+        return None
+    value, so = ctx.tensors[target], shape_of(ctx.tensors.get(out or ""))
+    st = shape_of(value) or []
+    if so and st == so and _is_one_hot(value):
+        code = swap(ctx, call.args[1], f"{target}.argmax(dim=1)")
+        return f"{code}  # " + _("one-hot rows {shape} -> class indices [{n}]").format(shape=fmt_shape(st), n=st[0])
+    if so and len(st) == 2 and st[1] == 1 and st[0] == so[0]:
+        code = swap(ctx, call.args[1], f"{target}.squeeze(1)")
+        return f"{code}  # {fmt_shape(st)} -> [{st[0]}]" if code else None
+    if so and st == [so[0]] and not short_dtype(value).startswith("int64"):
+        code = swap(ctx, call.args[1], f"{target}.long()")
+        return f"{code}  # " + _("class indices are int64")
+    return None
+
+
+def _rule() -> str:
+    return _("cross_entropy and nll_loss read a target of shape [N] as class indices: int64 numbers from 0 to C-1, "
+             "one per sample. (cross_entropy also accepts a float target with the same shape as the output, "
+             "[N, C], read as the probability of each class.)")
 
 
 def _target_dtype(ctx: ErrorContext) -> Card:
-    out, target = _output_and_target(ctx)
-    said = ctx.describe(target) + ctx.t(". ", "。") if target else ""
-    explanation = said + _shape_text(ctx, out) + ctx.t(
-        "cross_entropy / nll_loss want the target as class indices: an int64 (Long) tensor of shape [N] "
-        "with values 0 … C-1, not floats or one-hot rows.",
-        "cross_entropy / nll_loss 要求目标是类别下标：形状为 [N]、取值 0 … C-1 的 int64（Long）张量，"
-        "而不是浮点数或 one-hot 行。",
-    )
-    return ctx.t("Loss target must hold class indices (int64)", "损失函数的目标必须是类别下标（int64）"), \
-        explanation, _target_fix(ctx, out, target)
+    call, out, target = _shapes(ctx)
+    said = ctx.facts_sentence([target]) if target else ""
+    fix = _as_indices(ctx, call, out, target)
+    advice = comment_lines(_("class indices: .long()"))
+    return Card(_("The loss target must hold class indices (int64)"), join(said, _shape_text(ctx, out), _rule()),
+                fix or advice, advice=advice)
+
+
+def _onehot_long(ctx: ErrorContext) -> Card:
+    call, out, target = _shapes(ctx)
+    said = ctx.facts_sentence([target]) if target else ""
+    rule = _("A target with the same shape as the output is read as class probabilities, which must be float. "
+             "Whole-number one-hot rows are better given as class indices: one int64 number per sample.")
+    fix = _as_indices(ctx, call, out, target)
+    if fix is None and call is not None and target:
+        fix = swap(ctx, call.args[1], f"{target}.float()")
+    advice = comment_lines(_("give class indices ({target}.argmax(dim=1)) or float probabilities ({target}.float())").format(
+        target=target or "target"))
+    return Card(_("Probability targets must be float"), join(said, _shape_text(ctx, out), rule), fix or advice,
+                advice=advice)
 
 
 def _target_shape(ctx: ErrorContext) -> Card:
-    out, target = _output_and_target(ctx)
-    said = ctx.describe(target) + ctx.t(". ", "。") if target else ""
-    explanation = said + _shape_text(ctx, out) + ctx.t(
-        "For output [N, C] the target must be [N] (one class index per sample); for images, "
-        "output [N, C, H, W] needs target [N, H, W]. The batch sizes must agree.",
-        "输出是 [N, C] 时，目标必须是 [N]（每个样本一个类别下标）；图像分割中输出 [N, C, H, W] 对应目标 [N, H, W]。"
-        "两者的批大小必须一致。",
-    )
-    return ctx.t("Loss target has the wrong shape", "损失函数的目标形状不对"), explanation, _target_fix(ctx, out, target)
+    call, out, target = _shapes(ctx)
+    said = ctx.facts_sentence([target]) if target else ""
+    rule = _("For an output [N, C] the target must be [N] (one class index per sample); for images an output "
+             "[N, C, H, W] needs a target [N, H, W]. The batch sizes must agree.")
+    fix = _as_indices(ctx, call, out, target)
+    advice = comment_lines(_("target shape: [N], one class index per sample"))
+    return Card(_("The loss target has the wrong shape"), join(said, _shape_text(ctx, out), rule), fix or advice,
+                advice=advice)
 
 
 def _target_class(ctx: ErrorContext) -> Card:
-    out, target = _output_and_target(ctx)
-    shape = shape_of(ctx.objects[out]) if out else None
+    _call, out, target = _shapes(ctx)
+    shape = shape_of(ctx.tensors.get(out or ""))
     classes = shape[1] if shape and len(shape) >= 2 else None
     bad = ctx.g("t")
-    limit = ctx.t(f"so targets must be 0 … {classes - 1}", f"所以目标只能是 0 … {classes - 1}") if classes else ""
-    explanation = _shape_text(ctx, out) + ctx.t(
-        f"A target value is {bad}, which is not a valid class; {limit}.",
-        f"目标中有值 {bad}，它不是合法的类别；{limit}。",
-    )
-    fix = f"print({target or 'target'}.min(), {target or 'target'}.max())  # 0 <= target < {classes or 'C'}"
-    return ctx.t("Class index out of range in the loss target", "损失函数目标中的类别下标越界"), explanation, fix
+    if classes:
+        rule = _("A target value is {bad}, which is not a class: with {n} classes the targets must be 0 … {last}.").format(
+            bad=bad, n=classes, last=classes - 1)
+    else:
+        rule = _("A target value is {bad}, which is not one of the output's classes.").format(bad=bad)
+    advice = comment_lines(_("every target must be at least 0 and less than the number of classes"))
+    return Card(_("Class index out of range in the loss target"), join(_shape_text(ctx, out), rule), advice,
+                advice=advice)
 
 
 ENTRIES: list[Entry] = [
@@ -89,6 +132,9 @@ ENTRIES: list[Entry] = [
         r"expected target dtype to be Long or Byte, but got (?P<got>\w+)",
         r"expected scalar type Long but found (?P<got>\w+)",
     ), _target_dtype, when=in_loss),
+    Entry("loss_probabilities_dtype", ("RuntimeError",), (
+        r"Expected floating point type for target with class probabilities, got (?P<got>\w+)",
+    ), _onehot_long),
     Entry("loss_target_shape", ("RuntimeError", "ValueError"), (
         r"Expected input batch_size \((?P<n1>\d+)\) to match target batch_size \((?P<n2>\d+)\)",
         r"0D or 1D target tensor expected, multi-target not supported",

@@ -1,4 +1,4 @@
-"""Catalogue entries for shape errors: matmul, reshape/view, broadcasting."""
+"""Catalogue entries for shape errors: matrix products, reshape/view, broadcasting."""
 
 from __future__ import annotations
 
@@ -6,9 +6,14 @@ import ast
 import math
 import re
 
-from explorer.core.errors.context import ErrorContext, fmt_shape, parse_line, shape_of
-from explorer.core.errors.entry import Card, Entry, assign_prefix
+from explorer.core.errors.context import ErrorContext, call_name, fmt_shape, join
+from explorer.core.errors.entry import Card, Entry
+from explorer.core.errors.fixes import node_for, receiver, swap, with_args
+from explorer.core.errors.layers import ENTRIES as LAYER_ENTRIES
 from explorer.core.errors.layout import ENTRIES as LAYOUT_ENTRIES
+from explorer.core.errors.safe import flag, shape_of
+from explorer.core.errors.source import comment_lines
+from explorer.core.i18n import _, ngettext
 
 _MATMUL_CALLS = {"mm", "matmul", "bmm", "mv", "dot"}
 
@@ -18,79 +23,61 @@ def _ints(text: str) -> list[int]:
     return [int(x) for x in re.findall(r"-?\d+", text)]
 
 
-def _matmul_operands(ctx: ErrorContext) -> tuple[str, str] | None:
-    """Source of the two operands of the line's ``@`` / ``mm`` / ``matmul``."""
-    tree = parse_line(ctx.code_line)
-    for node in ast.walk(tree) if tree is not None else ():
+def _matmul_operands(ctx: ErrorContext) -> tuple[ast.AST, ast.AST] | None:
+    """The two operand nodes of the statement's ``@`` / ``mm`` / ``matmul``."""
+    for node in ctx.nodes():
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-            return ast.unparse(node.left), ast.unparse(node.right)
-        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)):
-            name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
-            if name not in _MATMUL_CALLS:
-                continue
+            return node.left, node.right
+        if isinstance(node, ast.Call) and call_name(node) in _MATMUL_CALLS:
             if len(node.args) == 2:
-                return ast.unparse(node.args[0]), ast.unparse(node.args[1])
+                return node.args[0], node.args[1]
             if len(node.args) == 1 and isinstance(node.func, ast.Attribute):
-                return ast.unparse(node.func.value), ast.unparse(node.args[0])
+                return node.func.value, node.args[0]
     return None
 
 
-def _linear_card(ctx: ErrorContext, layer: str, k1: int, k2: int) -> Card:
-    module = ctx.objects[layer]
-    inp = next((n for n in ctx.tensors if shape_of(ctx.objects[n]) and shape_of(ctx.objects[n])[-1] == k1), None)
-    inp_text = ctx.describe(inp) if inp else ctx.t(f"the input's last size is {k1}", f"输入的最后一维是 {k1}")
-    explanation = ctx.t(
-        f"`{layer}` is a {type(module).__name__} layer that expects inputs whose last size is {k2}, "
-        f"but {inp_text}. The last size of the input must equal in_features: {k1} != {k2}.",
-        f"`{layer}` 是一个 {type(module).__name__} 层，要求输入的最后一维等于 {k2}（in_features），"
-        f"但 {inp_text}。二者不相等：{k1} != {k2}。",
-    )
-    out = getattr(module, "out_features", "out_features")
-    fix = f"{layer} = nn.{type(module).__name__}({k1}, {out})  # in_features = {inp or 'x'}.shape[-1] = {k1}"
-    return ctx.t("Layer input size does not fit", "输入尺寸与层不匹配"), explanation, fix
-
-
-def _matmul_fix(ctx: ErrorContext, a: str, b: str, sa: list[int], sb: list[int]) -> str:
-    """Suggest a transpose that makes the product valid, else print the shapes."""
-    prefix = assign_prefix(ctx)
-    ta, tb = (".T" if len(sa) == 2 else ".mT"), (".T" if len(sb) == 2 else ".mT")
-    if len(sa) >= 2 and len(sb) >= 2 and sa[-2] == sb[-2]:
-        return f"{prefix}{a}{ta} @ {b}  # {fmt_shape(sa[:-2] + [sa[-1], sa[-2]])} @ {fmt_shape(sb)}"
-    if len(sa) >= 2 and len(sb) >= 2 and sa[-1] == sb[-1]:
-        return f"{prefix}{a} @ {b}{tb}  # {fmt_shape(sa)} @ {fmt_shape(sb[:-2] + [sb[-1], sb[-2]])}"
-    return f"print({a}.shape, {b}.shape)  # need {a}.shape[-1] == {b}.shape[-2]"
+def _transpose_fix(ctx: ErrorContext, left: ast.AST, right: ast.AST, sa: list[int], sb: list[int]) -> str | None:
+    """The statement with one operand transposed, when that makes the product valid."""
+    if len(sa) < 2 or len(sb) < 2:
+        return None
+    flip = ".T" if len(sa) == 2 and len(sb) == 2 else ".mT"
+    swapped = lambda s: s[:-2] + [s[-1], s[-2]]  # noqa: E731
+    if sa[-2] == sb[-2]:
+        node, new = left, (swapped(sa), sb)
+    elif sa[-1] == sb[-1]:
+        node, new = right, (sa, swapped(sb))
+    else:
+        return None
+    code = swap(ctx, node, f"({ast.unparse(node)}){flip}" if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) else ast.unparse(node) + flip)
+    result = new[0][:-1] + [new[1][-1]]
+    return f"{code}  # {fmt_shape(new[0])} @ {fmt_shape(new[1])} -> {fmt_shape(result)}" if code else None
 
 
 def _matmul(ctx: ErrorContext) -> Card:
     k1, k2 = int(ctx.g("k1", "0")), int(ctx.g("k2", "0"))
-    title = ctx.t("Matrix shapes don't fit for multiplication", "矩阵乘法的形状对不上")
-    layer = next(iter(ctx.modules()), None)
     operands = _matmul_operands(ctx)
-    if layer is not None and operands is None:
-        return _linear_card(ctx, layer, k1, k2)
-    a, b = operands if operands else (None, None)
-    if a not in ctx.tensors or b not in ctx.tensors:
-        m, n = ctx.g("m"), ctx.g("n")
-        a = ctx.by_shape([int(m), k1]) if m else None
-        b = ctx.by_shape([k2, int(n)], exclude=(a or "",)) if n else None
-    rule = ctx.t(
-        f"For A @ B the last size of A must equal the second-to-last size of B, but {k1} != {k2}.",
-        f"A @ B 要求 A 的最后一维等于 B 的倒数第二维，但这里 {k1} != {k2}。",
-    )
-    if a in ctx.tensors and b in ctx.tensors:
-        sa, sb = shape_of(ctx.objects[a]), shape_of(ctx.objects[b])
-        said = ctx.t(f"{ctx.describe(a)} and {ctx.describe(b)}. ", f"{ctx.describe(a)}，{ctx.describe(b)}。")
-        return title, said + rule, _matmul_fix(ctx, a, b, sa or [], sb or [])
-    known = ctx.describe_all()
-    said = (known + ctx.t(". ", "。")) if known else ""
-    return title, said + rule, "print(A.shape, B.shape)  # A.shape[-1] must equal B.shape[-2]"
+    title = _("Matrix shapes don't fit for multiplication")
+    if operands is None:
+        return Card(title, join(ctx.facts_sentence(), _matmul_rule("A", "B", k1, k2)), None, mode=None)
+    left, right = operands
+    a, b = ast.unparse(left), ast.unparse(right)
+    rule = _matmul_rule(a, b, k1, k2)
+    sa, sb = shape_of(ctx.tensors.get(a)), shape_of(ctx.tensors.get(b))
+    fix = _transpose_fix(ctx, left, right, sa, sb) if sa and sb else None
+    advice = comment_lines(_("{a}.shape[-1] must equal {b}.shape[-2]").format(a=a, b=b))
+    return Card(title, join(ctx.facts_sentence(), rule), fix or advice, advice=advice)
 
 
-def _suggest_shape(size: int, wanted: list[int]) -> list[int]:
+def _matmul_rule(a: str, b: str, k1: int, k2: int) -> str:
+    return _("For {a} @ {b}, the last size of {a} must equal the second-to-last size of {b}, "
+             "but here they are {k1} and {k2} ({k1} != {k2}).").format(a=a, b=b, k1=k1, k2=k2)
+
+
+def suggest_shape(size: int, wanted: list[int]) -> list[int]:
     """A shape with ``size`` elements close to the requested one."""
     rest = [d for d in wanted[1:] if d > 0]
     if len(wanted) > 1 and rest and size % math.prod(rest) == 0 and -1 not in wanted[1:]:
-        return [-1, *wanted[1:]]
+        return [size // math.prod(rest), *wanted[1:]]
     if len(wanted) <= 1 or size == 0:
         return [size]
     root = int(math.isqrt(size))
@@ -98,52 +85,70 @@ def _suggest_shape(size: int, wanted: list[int]) -> list[int]:
     return [first, size // first]
 
 
+def _reshape_call(ctx: ErrorContext) -> ast.Call | None:
+    calls = ctx.calls("view") + ctx.calls("reshape")
+    return calls[0] if calls else None
+
+
 def _reshape(ctx: ErrorContext) -> Card:
     size, wanted = int(ctx.g("size", "0")), _ints(ctx.g("shape"))
-    method = "view" if ctx.calls("view") else "reshape"
-    name = ctx.receiver(method)
-    if name not in ctx.tensors:
-        name = next((n for n, v in ctx.tensors.items() if math.prod(shape_of(v) or [-1]) == size), None)
-    known = [d for d in wanted if d != -1]
-    need = " × ".join(str(d) for d in known) + (f" = {math.prod(known)}" if len(known) > 1 else "") if known else "?"
-    if -1 in wanted:
-        rule = ctx.t(
-            f"With -1, PyTorch divides {size} by the other sizes ({need}), but {size} is not divisible by it.",
-            f"写了 -1 时，会用 {size} 除以其余各维之积（{need}），但除不尽。",
-        )
+    call = _reshape_call(ctx)
+    target = receiver(call) if call is not None else None
+    subject = ast.unparse(target) if target is not None else None
+    if subject is None:
+        subject = next((n for n, v in ctx.tensors.items() if math.prod(shape_of(v) or [-1]) == size), None)
+    if subject in ctx.tensors:
+        holds = ngettext("{facts}: {n} element.", "{facts}: {n} elements.", size).format(facts=ctx.describe(subject), n=size)
+    elif subject:
+        holds = ngettext("`{name}` holds {n} element.", "`{name}` holds {n} elements.", size).format(name=subject, n=size)
     else:
-        rule = ctx.t(f"The shape {fmt_shape(wanted)} needs {need} elements, not {size}.",
-                     f"形状 {fmt_shape(wanted)} 需要 {need} 个元素，而不是 {size} 个。")
-    subject = ctx.describe(name) if name else ctx.t("The input", "输入")
-    explanation = ctx.t(
-        f"{subject} and holds {size} elements. A reshape or view keeps every element. {rule}",
-        f"{subject}，共 {size} 个元素。reshape/view 必须保持元素总数不变。{rule}",
-    )
-    new = ", ".join(str(d) for d in _suggest_shape(size, wanted))
-    fix = f"{assign_prefix(ctx)}{name or 'x'}.reshape({new})  # {size} elements"
-    return ctx.t("Reshape: the element count does not match", "reshape：元素个数对不上"), explanation, fix
+        holds = ngettext("The input holds {n} element.", "The input holds {n} elements.", size).format(n=size)
+    known = [d for d in wanted if d != -1]
+    product = math.prod(known)
+    need = " × ".join(str(d) for d in known) + f" = {product}" if len(known) > 1 else str(product)
+    if -1 in wanted:
+        rule = _("With -1, PyTorch divides {n} by the other sizes ({need}), but {n} is not a multiple of {product}.").format(
+            n=size, need=need, product=product)
+    else:
+        rule = _("reshape and view keep every element, so the new shape must hold exactly {n}, but {shape} holds "
+                 "{need}.").format(n=size, shape=fmt_shape(wanted), need=need)
+    new = suggest_shape(size, wanted)
+    fix = None
+    if call is not None and ctx.statement is not None:
+        fix = swap(ctx, call, with_args(call, args=[str(d) for d in new], keywords=None))
+        product_text = " × ".join(str(d) for d in new) + (f" = {size}" if len(new) > 1 else "")
+        fix = f"{fix}  # {product_text}" if fix else None
+    advice = comment_lines(_("choose sizes whose product is {n}").format(n=size))
+    title = _("Reshape: the number of elements does not match")
+    return Card(title, join(holds, rule), fix or advice, advice=advice)
 
 
 def _view_noncontiguous(ctx: ErrorContext) -> Card:
-    name = ctx.receiver("view")
+    call = next((c for c in ctx.calls("view") if receiver(c) is not None), None)
+    name = ast.unparse(receiver(call)) if call is not None else None
     value = ctx.tensors.get(name or "")
+    said = ""
     if value is not None:
-        strides = tuple(value.stride())
-        what = ctx.t(f"{ctx.describe(name)} with strides {strides}", f"{ctx.describe(name)}，步长 {strides}")
-    else:
-        what = ctx.t("The tensor", "这个张量")
-    explanation = ctx.t(
-        f"{what}. It is not contiguous: its elements are not laid out row by row in memory "
-        "(typical after .t(), .T, .transpose() or .permute()), so .view() cannot reinterpret "
-        "them without copying. .reshape() copies when it has to.",
-        f"{what}。它在内存中不是连续的（常见于 .t()、.T、.transpose()、.permute() 之后），"
-        "元素并不按行依次存放，所以 .view() 无法在不复制的情况下改变形状。.reshape() 会在需要时自动复制。",
-    )
-    line = ctx.code_line.strip()
-    fix = line.replace(".view(", ".reshape(") if ".view(" in line else "y = x.reshape(...)"
-    if name:
-        fix += f"\n# {ctx.t('or', '或')}: {name}.contiguous().view(...)"
-    return ctx.t("view() needs a contiguous tensor", "view() 需要连续的张量"), explanation, fix
+        from explorer.core.errors.safe import tensor_attr
+
+        said = _("{facts}, with strides {strides}.").format(facts=ctx.describe(name), strides=tuple(tensor_attr(value, "stride")))
+    rule = _("It is not contiguous: its elements are not stored row by row in memory (typical after .t(), .T, "
+             ".transpose() or .permute()), so .view() cannot give it a new shape without copying. "
+             ".reshape() copies when it has to.")
+    fix = None
+    if call is not None and value is not None and not flag(value, "is_contiguous"):
+        code = swap(ctx, call, with_args(call, method="reshape"))
+        contiguous = ast.unparse(_contiguous_first(call))
+        fix = code + "\n" + comment_lines(_("or: {code}").format(code=contiguous)) if code else None
+    advice = comment_lines(_("use .reshape(...) instead of .view(...)"))
+    return Card(_("view() needs a contiguous tensor"), join(said, rule), fix or advice, advice=advice)
+
+
+def _contiguous_first(call: ast.Call) -> ast.Call:
+    """``x.view(12)`` -> ``x.contiguous().view(12)``."""
+    first = ast.Call(func=ast.Attribute(value=call.func.value, attr="contiguous", ctx=ast.Load()), args=[], keywords=[])
+    return ast.Call(func=ast.Attribute(value=first, attr=call_name(call), ctx=ast.Load()), args=call.args,
+                    keywords=call.keywords)
 
 
 def broadcastable(a: list[int], b: list[int]) -> bool:
@@ -151,48 +156,57 @@ def broadcastable(a: list[int], b: list[int]) -> bool:
     return all(x == y or x == 1 or y == 1 for x, y in zip(reversed(a), reversed(b)))
 
 
-def _broadcast_fix(ctx: ErrorContext, names: list[str]) -> str:
+def _out_of_place(ctx: ErrorContext) -> str | None:
+    """``a += b`` -> ``a = a + b``; ``a.add_(b)`` -> ``a = a.add(b)``: a new tensor of the bigger shape."""
+    stmt = ctx.statement
+    if isinstance(stmt, ast.AugAssign):
+        target = ast.unparse(stmt.target)
+        return f"{target} = {target} {_OPS.get(type(stmt.op), '+')} {ast.unparse(stmt.value)}"
+    for node in ctx.nodes():
+        if isinstance(node, ast.Call) and call_name(node).endswith("_") and receiver(node) is not None:
+            target = ast.unparse(receiver(node))
+            return f"{target} = {ast.unparse(with_args(node, method=call_name(node)[:-1]))}"
+    return None
+
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.FloorDiv: "//", ast.Mod: "%"}
+
+
+def _broadcast_fix(ctx: ErrorContext) -> str | None:
+    names = list(ctx.tensors)
+    if len(names) < 2:
+        return None
     a, b = names[0], names[1]
-    sa, sb = shape_of(ctx.objects[a]) or [], shape_of(ctx.objects[b]) or []
-    if "output with shape" in ctx.message:
-        aug = re.match(r"\s*([\w.\[\]]+)\s*([-+*/])=\s*(.+)", ctx.code_line)
-        if aug:
-            return f"{aug.group(1)} = {aug.group(1)} {aug.group(2)} {aug.group(3).strip()}  # {ctx.t('a new, bigger tensor', '生成新的更大的张量')}"
-        return f"{a} = {a} + {b}  # {ctx.t('not in place', '不要原地修改')}"
-    for short, other, other_shape in ((a, b, sb), (b, a, sa)):
-        s = shape_of(ctx.objects[short]) or []
-        if len(s) < len(other_shape) and broadcastable(s + [1], other_shape):
-            return f"{short}[..., None]  # {fmt_shape(s)} -> {fmt_shape(s + [1])}, {ctx.t('broadcasts with', '可与')} {other} {fmt_shape(other_shape)}"
-    if len(sa) == len(sb) and sa == sb[::-1]:
-        return f"{a}.T  # {fmt_shape(sa)} -> {fmt_shape(sb)}"
-    return f"print({a}.shape, {b}.shape)  # {ctx.t('sizes must be equal or 1, compared from the right', '从右往左比较，每一维要么相等要么为 1')}"
+    sa, sb = shape_of(ctx.tensors[a]) or [], shape_of(ctx.tensors[b]) or []
+    for short, s, other in ((a, sa, sb), (b, sb, sa)):
+        if len(s) < len(other) and broadcastable(s + [1], other):
+            code = swap(ctx, node_for(ctx, short), f"{short}.unsqueeze(-1)")
+            return f"{code}  # {fmt_shape(s)} -> {fmt_shape(s + [1])}" if code else None
+    if len(sa) == len(sb) == 2 and sa == sb[::-1]:
+        code = swap(ctx, node_for(ctx, b), f"{b}.T")
+        return f"{code}  # {fmt_shape(sb)} -> {fmt_shape(sa)}" if code else None
+    return None
 
 
 def _broadcast(ctx: ErrorContext) -> Card:
-    names = list(ctx.tensors)
-    known = ctx.describe_all()
-    said = (known + ctx.t(". ", "。")) if known else ""
-    if "output with shape" in ctx.message:
-        out, full = ctx.g("out"), ctx.g("bshape")
-        rule = ctx.t(
-            f"An in-place operation writes into its left side, which is [{out}], but the broadcast result is [{full}]; it cannot grow.",
-            f"原地操作要把结果写回左边的张量 [{out}]，但广播后的结果是 [{full}]，放不下。",
-        )
+    said = ctx.facts_sentence()
+    inplace = "output with shape" in ctx.message
+    if inplace:
+        rule = _("An in-place operation writes its result into the tensor on its left, which is [{out}], "
+                 "but the broadcast result is [{full}]: it cannot grow.").format(out=ctx.g("out"), full=ctx.g("bshape"))
     elif ctx.g("shapes"):
-        rule = ctx.t(f"NumPy could not broadcast the shapes {ctx.g('shapes').strip()}: compared from the right, each pair of sizes must be equal or one of them 1.",
-                     f"NumPy 无法广播形状 {ctx.g('shapes').strip()}：从右往左比较，每对尺寸要么相等、要么其中一个为 1。")
+        rule = _("NumPy could not broadcast the shapes {shapes}: compared from the right, each pair of sizes "
+                 "must be equal or one of them 1.").format(shapes=ctx.g("shapes").strip())
     else:
-        sa, sb, dim = ctx.g("a"), ctx.g("b"), ctx.g("dim")
-        rule = ctx.t(
-            f"Broadcasting compares sizes from the right; at dimension {dim} they are {sa} and {sb}: they differ and neither is 1 ({sa} != {sb}).",
-            f"广播从右往左逐维比较；在第 {dim} 维上尺寸是 {sa} 和 {sb}，既不相等也不是 1（{sa} != {sb}）。",
-        )
-    fix = _broadcast_fix(ctx, names) if len(names) >= 2 else \
-        f"print({names[0] if names else 'x'}.shape)  # {ctx.t('only sizes of 1 can be stretched', '只有大小为 1 的维度能被扩展')}"
-    return ctx.t("Shapes cannot be broadcast together", "形状无法广播"), said + rule, fix
+        rule = _("Broadcasting compares sizes from the right; at dimension {dim} they are {a} and {b}: "
+                 "they differ and neither is 1 ({a} != {b}).").format(dim=ctx.g("dim"), a=ctx.g("a"), b=ctx.g("b"))
+    advice = comment_lines(_("compared from the right, sizes must be equal or 1"))
+    fix = _out_of_place(ctx) if inplace else _broadcast_fix(ctx)
+    return Card(_("Shapes cannot be broadcast together"), join(said, rule), fix or advice, advice=advice)
 
 
 ENTRIES: list[Entry] = [
+    *LAYER_ENTRIES,
     Entry("matmul_shape", ("RuntimeError", "ValueError"), (
         r"mat1 and mat2 shapes cannot be multiplied \((?P<m>\d+)x(?P<k1>\d+) and (?P<k2>\d+)x(?P<n>\d+)\)",
         r"size mismatch, got input \((?P<k2>\d+)\), mat \((?P<m>\d+)x(?P<k1>\d+)\), vec \((?P<n>\d+)\)",

@@ -2,94 +2,142 @@
 
 from __future__ import annotations
 
-from explorer.core.errors.context import ErrorContext, shape_of
+import ast
+
+from explorer.core.errors.context import ErrorContext, call_name, join
 from explorer.core.errors.entry import Card, Entry
+from explorer.core.errors.fixes import receiver, set_argument, swap
+from explorer.core.errors.layers import creation
+from explorer.core.errors.safe import class_name, is_tensor, shape_of, static_attr, tensor_attr
+from explorer.core.errors.source import comment_lines, replaced
+from explorer.core.errors.spelling import spell
+from explorer.core.i18n import _, ngettext
+
+
+def _embedding_card(ctx: ErrorContext, said: str) -> Card | None:
+    """An nn.Embedding given an index beyond its table: num_embeddings made big enough."""
+    for name, module in ctx.modules().items():
+        if class_name(module) != "Embedding":
+            continue
+        size = static_attr(module, "num_embeddings")[1]
+        rule = _("An nn.Embedding with num_embeddings={n} has one row per index, so it accepts the indices 0 … {last} "
+                 "only.").format(n=size, last=size - 1)
+        indices = [v for v in ctx.tensors.values() if is_tensor(v) and not class_name(v) == "Parameter"]
+        biggest = max((int(tensor_attr(tensor_attr(v, "max"), "item")) for v in indices if tensor_attr(v, "numel")),
+                      default=None)
+        fix, line = None, None
+        found = creation(ctx, name, module)
+        if biggest is not None and found is not None:
+            stmt, made_by = found
+            fix = replaced(stmt, {made_by: set_argument(made_by, "num_embeddings", 0, str(biggest + 1))})
+            fix, line = fix + "  # " + _("indices up to {n}").format(n=biggest), stmt.lineno
+        advice = comment_lines(_("every index must be less than num_embeddings={n}").format(n=size))
+        return Card(_("Index out of range"), join(said, rule), fix or advice, fix_line=line, advice=advice)
+    return None
 
 
 def _index_oob(ctx: ErrorContext) -> Card:
     index, dim, size = ctx.g("idx"), int(ctx.g("dim", "0") or 0), int(ctx.g("size", "0") or 0)
     holder = next((n for n, v in ctx.tensors.items()
                    if (s := shape_of(v)) is not None and len(s) > dim and s[dim] == size), None)
-    said = ctx.describe(holder) + ctx.t(". ", "。") if holder else ""
+    said = ctx.facts_sentence([holder]) if holder else ""
+    embedding = _embedding_card(ctx, said) if "index out of range in self" in ctx.message else None
+    if embedding is not None:
+        return embedding
     if ctx.g("size"):
-        rule = ctx.t(
-            f"Dimension {dim} has size {size}, so valid indices are 0 … {size - 1} (or -{size} … -1); you used {index}.",
-            f"第 {dim} 维的大小是 {size}，合法下标是 0 … {size - 1}（或 -{size} … -1），而你用了 {index}。",
-        )
+        rule = _("Dimension {dim} has size {size}, so the valid indices are 0 … {last} (or -{size} … -1), "
+                 "but the code used {index}. Counting starts at 0.").format(dim=dim, size=size, last=size - 1, index=index)
+        advice = comment_lines(_("an index into dimension {dim} must be between 0 and {last}").format(dim=dim, last=size - 1))
     else:
-        rule = ctx.t("An index is larger than the size of the dimension it selects from (counting starts at 0).",
-                     "有一个下标超出了所在维度的大小（下标从 0 开始计数）。")
-    explanation = said + rule
-    name = holder or "x"
-    embedding = next((m for m in ctx.modules().values() if hasattr(m, "num_embeddings")), None)
-    if embedding is not None:
-        rule = ctx.t(f"An nn.Embedding with num_embeddings={embedding.num_embeddings} accepts indices 0 … {embedding.num_embeddings - 1} only.",
-                     f"num_embeddings={embedding.num_embeddings} 的 nn.Embedding 只接受 0 … {embedding.num_embeddings - 1} 的下标。")
-        explanation = said + rule
-    fix = f"{name}[{':, ' * dim}{size - 1}]  # {ctx.t('the last valid index', '最后一个合法下标')}" if ctx.g("size") else \
-        f"print({name}.shape)  # {ctx.t('indices must be < the size', '下标必须小于维度大小')}"
-    if size:
-        fix += f"\n{name}[{':, ' * dim}-1]  # {ctx.t('also the last one', '同样是最后一个')}"
-    if embedding is not None:
-        layer = next(n for n, m in ctx.modules().items() if m is embedding)
-        fix = (f"# {ctx.t('indices must be <', '下标必须 <')} {embedding.num_embeddings}\n"
-               f"{layer} = nn.Embedding({ctx.t('largest_index + 1', '最大下标 + 1')}, {embedding.embedding_dim})")
-    return ctx.t("Index out of range", "下标越界"), explanation, fix
+        rule = _("An index is larger than the size of what it selects from (counting starts at 0).")
+        advice = comment_lines(_("indices must be smaller than the size"))
+    return Card(_("Index out of range"), join(said, rule), advice, advice=advice)
 
 
 def _dim_oob(ctx: ErrorContext) -> Card:
-    said = ctx.facts_sentence()
     if ctx.g("lo"):
-        rule = ctx.t(f"Valid dimensions are {ctx.g('lo')} … {ctx.g('hi')}, but the code asked for dimension {ctx.g('got')}.",
-                     f"合法的维度是 {ctx.g('lo')} … {ctx.g('hi')}，但代码用了第 {ctx.g('got')} 维。")
+        rule = _("The valid dimensions are {lo} … {hi}, but the code asked for dimension {got}.").format(
+            lo=ctx.g("lo"), hi=ctx.g("hi"), got=ctx.g("got"))
     elif ctx.g("nd"):
-        rule = ctx.t(f"The tensor has only {ctx.g('nd')} dimension(s), and there are more indices (or a larger dim) than that.",
-                     f"这个张量只有 {ctx.g('nd')} 维，但给出的下标个数（或维度编号）超过了它。")
+        nd = int(ctx.g("nd"))
+        rule = ngettext("The tensor has only {n} dimension, and more indices (or a larger dim) were given.",
+                        "The tensor has only {n} dimensions, and more indices (or a larger dim) were given.", nd).format(n=nd)
     else:
-        rule = ctx.t("A dimension number is larger than the tensor's number of dimensions.", "维度编号超过了张量的维数。")
-    name = next(iter(ctx.tensors), "x")
-    fix = f"print({name}.ndim, {name}.shape)  # dim {ctx.t('must be', '必须在')} -ndim … ndim-1"
-    return ctx.t("Dimension out of range", "维度越界"), said + rule, fix
+        rule = _("A dimension number is larger than the number of dimensions.")
+    advice = comment_lines(_("dim must be between -ndim and ndim - 1"))
+    return Card(_("Dimension out of range"), join(ctx.facts_sentence(), rule), advice, advice=advice)
 
 
 def _item_multi(ctx: ErrorContext) -> Card:
-    name = ctx.receiver("item") or next(iter(ctx.tensors), None)
-    said = ctx.describe(name) + ctx.t(". ", "。") if name in ctx.tensors else ""
-    explanation = said + ctx.t(
-        f"item(), float() and int() turn a tensor with exactly ONE element into a Python number; this one has {ctx.g('n') or 'more'} elements.",
-        f"item()、float()、int() 只能把恰好只有一个元素的张量变成 Python 数字；这个张量有 {ctx.g('n') or '多个'} 个元素。",
-    )
-    target = name or "x"
-    fix = f"{target}.sum().item()  # {ctx.t('reduce to one number first', '先归约成一个数')}\n{target}.tolist()  # {ctx.t('or all values as a list', '或者把所有值转成列表')}"
-    return ctx.t("Only a one-element tensor converts to a number", "只有单元素张量才能转成数字"), explanation, fix
+    call = next((c for c in ctx.calls("item") if receiver(c) is not None), None)
+    name = ast.unparse(receiver(call)) if call is not None else next(iter(ctx.tensors), None)
+    count = ctx.g("n")
+    if count:
+        many = ngettext("this one has {n} element.", "this one has {n} elements.", int(count)).format(n=int(count))
+    else:
+        many = _("this one has more than one.")
+    rule = join(_("item(), float() and int() turn a tensor with exactly ONE element into a Python number;"), many)
+    fix = swap(ctx, call, f"{name}.tolist()") if call is not None else None
+    if fix:
+        fix += "  # " + _("all the values, as a list")
+    advice = comment_lines(_("reduce to one number first (.sum(), .mean()) or take all values with .tolist()"))
+    return Card(_("Only a one-element tensor becomes a number"), join(ctx.facts_sentence([name] if name else []), rule),
+                fix or advice, advice=advice)
+
+
+def _tensor_list(ctx: ErrorContext) -> ast.Call | None:
+    """The ``torch.tensor([a, b])`` call whose list holds tensors."""
+    for node in ctx.nodes():
+        if isinstance(node, ast.Call) and call_name(node) in ("tensor", "as_tensor") and node.args \
+                and isinstance(node.args[0], (ast.List, ast.Tuple)):
+            if any(ast.unparse(e) in ctx.tensors for e in node.args[0].elts):
+                return node
+    return None
+
+
+def _stack_instead(ctx: ErrorContext) -> Card:
+    call = _tensor_list(ctx)
+    items = [ast.unparse(e) for e in call.args[0].elts] if call is not None else []  # type: ignore[union-attr]
+    rule = _("torch.tensor() builds a tensor from numbers; given a list of tensors with several elements each, it "
+             "tries to turn each tensor into one number. To put tensors side by side use torch.stack (a new "
+             "dimension) or torch.cat (along an existing one).")
+    stack = spell("torch.stack", ctx.scopes)
+    fix = None
+    if call is not None and stack:
+        fix = swap(ctx, call, ast.unparse(ast.Call(func=ast.parse(stack, mode="eval").body, args=[call.args[0]], keywords=[])))
+    advice = comment_lines(_("join tensors with torch.stack([...]) instead of torch.tensor([...])"))
+    return Card(_("torch.tensor() of a list of tensors"), join(ctx.facts_sentence(items), rule), fix or advice,
+                advice=advice)
 
 
 def _bool_ambiguous(ctx: ErrorContext) -> Card:
-    said = ctx.facts_sentence()
-    explanation = said + ctx.t(
-        "`if`, `and`, `or`, `not` and `while` need one True/False, but a comparison of a tensor with many "
-        "elements gives many. Say whether you mean all of them or any of them.",
-        "`if`、`and`、`or`、`not`、`while` 需要一个 True/False，而多元素张量的比较会得到很多个布尔值。"
-        "请说明你要的是全部满足还是任意一个满足。",
-    )
-    name = next(iter(ctx.tensors), "x")
-    fix = f"if ({name} > 0).all():  # {ctx.t('or', '或')} .any()\n    ..."
-    return ctx.t("True or False of many values is ambiguous", "多个值的真假无法确定"), explanation, fix
+    rule = _("`if`, `while`, `and`, `or` and `not` need one True or False, but comparing a tensor of several elements "
+             "gives one answer per element. Say whether you mean all of them or any of them.")
+    stmt, fix = ctx.statement, None
+    if isinstance(stmt, (ast.If, ast.While)) and not isinstance(stmt.test, ast.BoolOp):
+        test = ast.unparse(stmt.test)
+        fix = replaced(stmt, {stmt.test: f"({test}).all()"}) + "  # " + _("or .any(): at least one")
+    advice = comment_lines(_("use .all() (every element) or .any() (at least one)"))
+    return Card(_("True or False of many values is ambiguous"), join(ctx.facts_sentence(), rule), fix or advice,
+                advice=advice)
 
 
 def _batchnorm_one(ctx: ErrorContext) -> Card:
-    said = ctx.facts_sentence()
-    explanation = said + ctx.t(
-        "In training mode BatchNorm computes a mean and variance over the batch; with a single value per "
-        "channel the variance is meaningless. Use a batch of 2 or more, or call model.eval() for inference.",
-        "训练模式下 BatchNorm 要在一个批次上算均值和方差；每个通道只有一个值时方差没有意义。"
-        "请使用至少 2 个样本的批次，或者推理时先调用 model.eval()。",
-    )
-    layer = next(iter(ctx.modules()), "model")
-    return ctx.t("BatchNorm needs more than one sample", "BatchNorm 需要多于一个样本"), explanation, f"{layer}.eval()"
+    rule = _("In training mode BatchNorm computes a mean and a variance over the batch; with a single value per "
+             "channel there is nothing to average. Use a batch of 2 or more, or switch to evaluation mode with "
+             ".eval() to run one sample.")
+    layer = next(iter(ctx.modules()), None)
+    fix = f"{layer}.eval()  # " + _("evaluation mode: uses the running statistics") if layer else None
+    advice = comment_lines(_("use a batch of 2 or more, or call .eval() first"))
+    return Card(_("BatchNorm needs more than one sample"), join(ctx.facts_sentence(), rule), fix or advice,
+                mode="before", advice=advice)
 
 
 ENTRIES: list[Entry] = [
+    Entry("tensor_from_tensor_list", ("ValueError", "RuntimeError", "TypeError"), (
+        r"only one element tensors can be converted to Python scalars",
+        r"a Tensor with (?P<n>\d+) elements cannot be converted to Scalar",
+    ), _stack_instead, when=lambda ctx: _tensor_list(ctx) is not None),
     Entry("index_out_of_range", ("IndexError", "RuntimeError"), (
         r"index (?P<idx>-?\d+) is out of bounds for (?:dimension|axis) (?P<dim>\d+) with size (?P<size>\d+)",
         r"index out of range in self",
