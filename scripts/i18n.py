@@ -21,6 +21,7 @@ usage: scripts/i18n.py [update | compile | check] [gettext | qt]
 
 from __future__ import annotations
 
+import datetime
 import io
 import re
 import shutil
@@ -36,6 +37,7 @@ DOMAIN = "tensor_explorer"
 LANGUAGES = ("zh_CN",)
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 UI_DIR = PACKAGE / "ui"
+FIXED_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 TS_DIR = UI_DIR / "translations"
 
 
@@ -95,6 +97,9 @@ def mo_bytes(po_path: Path) -> bytes:
 
     with po_path.open("rb") as handle:
         catalog = read_po(handle, domain=DOMAIN)
+    # The .po keeps no dates (po_bytes drops them), so Babel would stamp "now" into the .mo
+    # header: pin them, so the same .po always compiles to the same bytes.
+    catalog.creation_date = catalog.revision_date = FIXED_DATE
     out = io.BytesIO()
     write_mo(out, catalog, use_fuzzy=False)
     return out.getvalue()
