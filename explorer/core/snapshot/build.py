@@ -10,6 +10,9 @@ from typing import Any, Iterator
 from explorer.core.summary.dispatch import summarize_into
 from explorer.core.summary.format import preview_budget
 from explorer.core.summary.namespace import is_hidden
+from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting
+
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
 
 # Value previews per snapshot (the first variables get them; see summary_format).
 PREVIEW_BUDGET = 200
@@ -35,10 +38,10 @@ def build_snapshot(namespace: dict[str, Any], *, exact_overlaps: bool = False, o
     """
     entries: list[tuple[dict, Any]] = []
     variables: list[dict[str, Any]] = []
-    with warnings.catch_warnings(), preview_budget(PREVIEW_BUDGET), _gc_paused():
+    with warnings.catch_warnings(), preview_budget(PREVIEW_BUDGET), _gc_paused(), inspecting():
         # Reading metadata of exotic tensors may warn; the user's console must stay clean.
         warnings.simplefilter("ignore")
-        for name, value in list(namespace.items()):
+        for name, value in list(dict.items(namespace)):
             if not is_hidden(name, value):
                 variables.append(summarize_into(name, value, entries))
         memory_error = _assign_memory(entries, exact_overlaps, overlaps)
