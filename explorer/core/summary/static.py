@@ -16,6 +16,7 @@ changes nothing here; modules opt in with ``__builtins__ = PRISTINE_BUILTINS``.
 from __future__ import annotations
 
 import builtins
+import gc
 import sys
 import types
 from contextlib import ExitStack, contextmanager
@@ -66,11 +67,14 @@ def ndarray_type() -> Any:
 
 @contextmanager
 def inspecting() -> Iterator[None]:
-    """The state every inspection runs in: torch-function dispatch off and stack headroom.
+    """The state every inspection runs in: torch-function dispatch off, stack headroom, GC deferred.
 
     ``torch._C.DisableTorchFunction`` keeps a tensor subclass's ``__torch_function__``
     (and any torch-function mode) from running while metadata is read; a user's
     ``sys.setrecursionlimit(60)`` is lifted for the duration and restored after.
+    The cyclic GC waits: a generation-2 pass over a process holding torch walks
+    millions of objects, and thousands of small records built here would trigger
+    one mid-snapshot (~100 ms); it runs later instead.
     """
     with ExitStack() as stack:
         torch = library("torch")
@@ -78,7 +82,20 @@ def inspecting() -> Iterator[None]:
         if disable is not None:
             stack.enter_context(disable())
         stack.enter_context(_headroom())
+        stack.enter_context(gc_paused())
         yield
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Defer the cyclic GC for the block (nests: only the outermost block re-enables it)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 @contextmanager
