@@ -49,11 +49,13 @@ from explorer.core.summary.static import (
     library,
     outermost_array,
     plain_array,
+    remember,
     tcall,
     tget,
 )
 
 __builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+remember("numpy", np)  # a later sys.modules['numpy'] = None is undone while inspecting
 
 # GUI mode bounds: exact pair checks per call, and np.shares_memory's max_work.
 GUI_MAX_PAIRS = 20_000

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import explorer.core.memory.groups  # noqa: F401 - imported now so numpy is bound before user code can hide it
 from explorer.core.summary.dispatch import summarize_into
 from explorer.core.summary.format import preview_budget
 from explorer.core.summary.namespace import is_hidden
@@ -36,7 +37,7 @@ def build_snapshot(namespace: dict[str, Any], *, exact_overlaps: bool = False, o
     """
     entries: list[tuple[dict, Any]] = []
     variables: list[dict[str, Any]] = []
-    with warnings.catch_warnings(), preview_budget(PREVIEW_BUDGET), inspecting():
+    with inspecting(), warnings.catch_warnings(), preview_budget(PREVIEW_BUDGET):
         # Reading metadata of exotic tensors may warn; the user's console must stay clean.
         warnings.simplefilter("ignore")
         for name, value in list(dict.items(namespace)):
@@ -53,7 +54,7 @@ def _assign_memory(entries: list[tuple[dict, Any]], exact_overlaps: bool, overla
     """Run the memory module; on failure keep the VARs (null groups) and return the reason."""
     if not entries:
         return None
-    from explorer.core.memory.groups import assign_memory
+    from explorer.core.memory.groups import assign_memory  # looked up at call time (tests replace the module)
 
     try:
         assign_memory(entries, exact_overlaps=exact_overlaps, overlaps=overlaps)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from explorer.core.i18n import _
 from explorer.core.summary.containers import container_var
 from explorer.core.summary.fields import ARRAY_KINDS, CONTAINER_KINDS, VAR_KEYS, add_note, blank_var, error_text
-from explorer.core.summary.format import safe_repr
 from explorer.core.summary.ndarray import array_var
+from explorer.core.summary.repr_text import repr_and_error
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting, library
 from explorer.core.summary.tensor import tensor_var
 
@@ -162,5 +163,7 @@ def other_var(name: str, value: Any) -> dict[str, Any]:
     except Exception:  # pragma: no cover - type() always has a name
         type_name = "object"
     var = blank_var(name, "other", type_name)
-    var["repr"] = safe_repr(value)
+    var["repr"], error = repr_and_error(value)
+    if error is not None:
+        add_note(var, _("repr() raised {error}").format(error=error))
     return var

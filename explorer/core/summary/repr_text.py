@@ -61,10 +61,16 @@ def _type_name(x: Any) -> str:
 
 def safe_repr(x: Any, limit: int = REPR_CHARS) -> str:
     """The ``repr`` field of a value of kind "other": its own repr (guarded, clipped) or the nested text."""
+    return repr_and_error(x, limit)[0]
+
+
+def repr_and_error(x: Any, limit: int = REPR_CHARS) -> tuple[str, str | None]:
+    """:func:`safe_repr` and the name of what the object's own ``repr`` raised (None if it did not)."""
+    walk = _Text(user_repr=True)
     try:
-        return clip(_Text(user_repr=True).text(x, MAX_LEVEL), limit)
-    except BaseException:  # noqa: BLE001 - e.g. RecursionError deep inside; never raise out
-        return placeholder(x)
+        return clip(walk.text(x, MAX_LEVEL), limit), walk.error
+    except BaseException as exc:  # noqa: BLE001 - e.g. RecursionError deep inside; never raise out
+        return placeholder(x), walk.error or _type_name(exc)
 
 
 def nested_repr(x: Any, limit: int = REPR_CHARS) -> str:
@@ -77,13 +83,18 @@ def nested_repr(x: Any, limit: int = REPR_CHARS) -> str:
 
 def placeholder_or_repr(x: Any, limit: int) -> str:
     """``repr(x)`` clipped to *limit*, or a placeholder if it raises anything at all."""
+    return _guarded_repr(x, limit)[0]
+
+
+def _guarded_repr(x: Any, limit: int) -> tuple[str, str | None]:
+    """``(text, None)``, or ``(placeholder, name of what was raised)``."""
     try:
         text = repr(x)
-        if type(text) is not str:
-            return placeholder(x)
-    except BaseException:  # noqa: BLE001 - user __repr__ may raise KeyboardInterrupt, SystemExit ...
-        return placeholder(x)
-    return clip(text, limit)
+    except BaseException as exc:  # noqa: BLE001 - user __repr__ may raise KeyboardInterrupt, SystemExit ...
+        return placeholder(x), _type_name(exc)
+    if type(text) is not str:
+        return placeholder(x), "TypeError"
+    return clip(text, limit), None
 
 
 class _Text:
@@ -91,6 +102,7 @@ class _Text:
 
     def __init__(self, user_repr: bool) -> None:
         self.user_repr = user_repr
+        self.error: str | None = None  # what the one allowed repr call raised
 
     def text(self, x: Any, level: int) -> str:
         cls = type(x)
@@ -108,7 +120,8 @@ class _Text:
             return clip(repr(x), REPR_CHARS)
         if self.user_repr:
             self.user_repr = False  # the allowance is for this one object, not for what it holds
-            return placeholder_or_repr(x, REPR_CHARS)
+            text, self.error = _guarded_repr(x, REPR_CHARS)
+            return text
         return f"{_type_name(x)}(…)"
 
     def _container(self, x: Any, cls: type, level: int) -> str:
@@ -204,4 +217,4 @@ def _heavy_object_text(obj: Any, cls: type) -> str | None:
     return None
 
 
-__all__ = ["REPR_CHARS", "clip", "nested_repr", "placeholder", "placeholder_or_repr", "safe_repr"]
+__all__ = ["REPR_CHARS", "clip", "nested_repr", "placeholder", "placeholder_or_repr", "repr_and_error", "safe_repr"]

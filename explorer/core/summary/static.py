@@ -9,42 +9,19 @@ dispatch switched off (:func:`inspecting`). Type tests use ``issubclass(type(x),
 ``isinstance`` would consult a user-defined ``__class__``.
 
 The builtins this module family calls are copied when it is first imported
-(:data:`PRISTINE_BUILTINS`), so ``builtins.repr = None`` in the user's code
-changes nothing here; modules opt in with ``__builtins__ = PRISTINE_BUILTINS``.
+(:data:`PRISTINE_BUILTINS`, see :mod:`explorer.core.summary.guard`), so
+``builtins.repr = None`` in the user's code changes nothing here; modules opt in
+with ``__builtins__ = PRISTINE_BUILTINS``.
 """
 
 from __future__ import annotations
 
-import builtins
-import gc
-import sys
-import types
-from contextlib import ExitStack, contextmanager
 from typing import Any, Iterator
 
-PRISTINE_BUILTINS: dict[str, Any] = dict(builtins.__dict__)
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - the point: later user tampering changes nothing here
+from explorer.core.summary.guard import PRISTINE_BUILTINS, gc_paused, inspecting, library, remember
 
-# Stack depth the inspector may need above the caller's frame (deep containers, reprlib, torch).
-RECURSION_HEADROOM = 600
-
-_MODULES: dict[str, Any] = {}
-
-
-def library(name: str) -> Any:
-    """The real ``torch`` / ``numpy`` module once the user has imported it, else None.
-
-    Remembered once seen, so ``sys.modules['numpy'] = None`` later does not hide it;
-    never imported from here (importing torch takes seconds).
-    """
-    found = _MODULES.get(name)
-    if found is not None:
-        return found
-    module = sys.modules.get(name)
-    if type(module) is types.ModuleType and ("Tensor" if name == "torch" else "ndarray") in module.__dict__:
-        _MODULES[name] = module
-        return module
-    return None
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__all__ = ["PRISTINE_BUILTINS", "gc_paused", "inspecting", "library", "remember"]  # re-exported for callers
 
 
 def is_sub(value: Any, base: Any) -> bool:
@@ -53,68 +30,6 @@ def is_sub(value: Any, base: Any) -> bool:
         return base is not None and issubclass(type(value), base)
     except Exception:  # noqa: BLE001 - a hostile metaclass
         return False
-
-
-def torch_tensor_type() -> Any:
-    torch = library("torch")
-    return None if torch is None else torch.Tensor
-
-
-def ndarray_type() -> Any:
-    numpy = library("numpy")
-    return None if numpy is None else numpy.ndarray
-
-
-@contextmanager
-def inspecting() -> Iterator[None]:
-    """The state every inspection runs in: torch-function dispatch off, stack headroom, GC deferred.
-
-    ``torch._C.DisableTorchFunction`` keeps a tensor subclass's ``__torch_function__``
-    (and any torch-function mode) from running while metadata is read; a user's
-    ``sys.setrecursionlimit(60)`` is lifted for the duration and restored after.
-    The cyclic GC waits: a generation-2 pass over a process holding torch walks
-    millions of objects, and thousands of small records built here would trigger
-    one mid-snapshot (~100 ms); it runs later instead.
-    """
-    with ExitStack() as stack:
-        torch = library("torch")
-        disable = getattr(getattr(torch, "_C", None), "DisableTorchFunction", None)
-        if disable is not None:
-            stack.enter_context(disable())
-        stack.enter_context(_headroom())
-        stack.enter_context(gc_paused())
-        yield
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Defer the cyclic GC for the block (nests: only the outermost block re-enables it)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-@contextmanager
-def _headroom() -> Iterator[None]:
-    """Raise the recursion limit to at least the current depth plus :data:`RECURSION_HEADROOM`."""
-    old = sys.getrecursionlimit()
-    depth = 0
-    frame = sys._getframe()
-    while frame is not None:
-        depth += 1
-        frame = frame.f_back
-    wanted = depth + RECURSION_HEADROOM
-    if wanted > old:
-        sys.setrecursionlimit(wanted)
-    try:
-        yield
-    finally:
-        if wanted > old:
-            sys.setrecursionlimit(old)
 
 
 # -- tensors --------------------------------------------------------------------
