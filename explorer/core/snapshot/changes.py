@@ -32,6 +32,7 @@ No user code runs (DESIGN.md, "Inspection never runs user code").
 
 from __future__ import annotations
 
+import ctypes
 import zlib
 from typing import Any, Iterator
 
@@ -161,16 +162,22 @@ def _fingerprint(value: Any, var: dict) -> tuple:
 def _small_plain_data(value: Any, var: dict) -> Any:
     """The common case in one step: the elements of a small plain CPU tensor or ndarray; else None.
 
-    Returns a C-contiguous ndarray (CRC-32 reads its buffer without a copy) or C-order bytes.
+    Returns a buffer CRC-32 reads without a copy (a contiguous ndarray, or the tensor's
+    own memory) or C-order bytes.
     """
     cls = type(value)
     torch, ndarray = _PLAIN[0], _PLAIN[1]
     if cls is ndarray:
         arr = value
     elif torch is not None and (cls is torch.Tensor or cls is torch.nn.Parameter):
-        if var.get("device") != "cpu" or var.get("layout") != "strided":
+        nbytes = var.get("nbytes")
+        if var.get("device") != "cpu" or var.get("layout") != "strided" or nbytes is None or nbytes > EXACT_BYTES:
             return None
-        try:  # numpy reads the strided CPU memory without torch dispatch
+        ptr = var.get("data_ptr")
+        # The VAR's facts, checked against the tensor itself: its elements are exactly [ptr, ptr + nbytes).
+        if ptr and value.data_ptr() == ptr and value.is_contiguous() and value.nbytes == nbytes:
+            return _raw_memory(ptr, nbytes)
+        try:  # a strided view: numpy gathers the elements without torch dispatch
             arr = (value.detach() if var.get("requires_grad") else value).numpy()
         except (TypeError, RuntimeError):  # bf16 and dtypes numpy lacks, conj/neg views, quantized
             return None
@@ -181,22 +188,25 @@ def _small_plain_data(value: Any, var: dict) -> Any:
     return arr if arr.flags.c_contiguous else arr.tobytes()
 
 
+_RAW_TYPES: dict[int, Any] = {}
+
+
+def _raw_memory(ptr: int, nbytes: int) -> Any:
+    """A buffer over ``nbytes`` bytes at ``ptr`` (no copy); the caller guarantees they belong to a live tensor."""
+    raw = _RAW_TYPES.get(nbytes)
+    if raw is None:
+        raw = ctypes.c_char * nbytes
+        if len(_RAW_TYPES) < 4096:
+            _RAW_TYPES[nbytes] = raw
+    return raw.from_address(ptr)
+
+
 def _version(t: Any) -> int | None:
     """Torch's in-place counter (inference tensors have none)."""
     try:
         return int(tget(t, "_version"))
     except Exception:  # noqa: BLE001
         return None
-
-
-def _flatten(variables: list[dict], root: str | None = None) -> Iterator[tuple[dict, str]]:
-    """Top-level VARs and their container children, each with the top-level name it hangs under."""
-    for var in variables:
-        top = root if root is not None else var.get("name")
-        yield var, top
-        children = var.get("children")
-        if type(children) is list:
-            yield from _flatten(children, top)
 
 
 class ChangeTracker:
@@ -231,33 +241,53 @@ class ChangeTracker:
     def _update(self, namespace: dict[str, Any], variables: list[dict], code: str) -> dict:
         _PLAIN[0] = library("torch")
         strong, weak = written_names(code if type(code) is str else "")
-        prints: dict[str, tuple] = {}
-        found: dict[str, tuple[Any, dict, str]] = {}  # name -> (value, VAR, top-level name)
-        for var, root in _flatten(variables):
+        walk = _Walk(namespace, self._prints)
+        walk.variables(variables, None)
+        report: dict[str, dict] = {}
+        aliases: AliasIndex | None = None
+        for name, is_new in walk.events:
+            if is_new:
+                report[name] = {"status": "new", "through": None}
+                continue
+            value, var, root = walk.found[name]
+            if root in strong or root in weak:
+                report[name] = {"status": "changed", "through": None}
+                continue
+            if aliases is None:  # built once per run, only when some change needs an alias
+                aliases = AliasIndex(walk.found, namespace, (strong, weak))
+            alias = aliases.alias_for(value, var)
+            report[name] = ({"status": "changed_through", "through": alias} if alias is not None
+                            else {"status": "changed", "through": None})
+        self._prints = walk.prints
+        return report
+
+
+class _Walk:
+    """One pass over the VAR tree: each variable's value and fingerprint, and what is new or changed."""
+
+    def __init__(self, namespace: dict[str, Any], old: dict[str, tuple]) -> None:
+        self.namespace = namespace
+        self.old = old
+        self.prints: dict[str, tuple] = {}
+        self.found: dict[str, tuple[Any, dict, str]] = {}  # name -> (value, VAR, top-level name)
+        self.events: list[tuple[str, bool]] = []  # (name, is new) in snapshot order
+
+    def variables(self, variables: list[dict], root: str | None) -> None:
+        """Visit *variables* (top-level when *root* is None) and their children."""
+        for var in variables:
             name = var.get("name")
             if type(name) is not str:
                 continue
-            value = _value(namespace, name, root)
-            found[name] = (value, var, root)
-            prints[name] = _fingerprint(value, var)
-        report: dict[str, dict] = {}
-        aliases: AliasIndex | None = None
-        for name, fp in prints.items():
-            old = self._prints.get(name)
-            if old is None:
-                report[name] = {"status": "new", "through": None}
-            elif old != fp:
-                value, var, root = found[name]
-                if root in strong or root in weak:
-                    report[name] = {"status": "changed", "through": None}
-                    continue
-                if aliases is None:  # built once per run, only when some change needs an alias
-                    aliases = AliasIndex(found, namespace, (strong, weak))
-                alias = aliases.alias_for(value, var)
-                report[name] = ({"status": "changed_through", "through": alias} if alias is not None
-                                else {"status": "changed", "through": None})
-        self._prints = prints
-        return report
+            top = name if root is None else root
+            value = _value(self.namespace, name, top)
+            self.found[name] = (value, var, top)
+            fp = self.prints[name] = _fingerprint(value, var)
+            before = self.old.get(name)
+            if before is None or before != fp:
+                self.events.append((name, before is None))
+            children = var.get("children")
+            if children and type(children) is list:
+                self.variables(children, top)
 
 
 def _value(namespace: dict[str, Any], name: str, root: str | None) -> Any:
