@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import types
 from typing import Any
 
 from explorer.core.i18n import _
@@ -23,8 +24,7 @@ _PATHS_LIMIT = 100_000
 _MISSING = object()
 _MODULE_TABLES = ("_parameters", "_buffers", "_modules")
 # Descriptors implemented in C that only read a slot (no user code behind them).
-_SLOT_DESCRIPTORS = (type(type.__dict__["__name__"]), type(type.__dict__["__dict__"]),
-                     type(ast.AST.__dict__.get("_fields", None)))
+_SLOT_DESCRIPTORS = (types.GetSetDescriptorType, types.MemberDescriptorType)
 
 
 class ResolveError(LookupError):
@@ -93,7 +93,7 @@ def _attribute(parent: Any, attr: str, name: str) -> Any:
         raise ResolveError(f"{name}: no attribute {attr!r}") from None
     if attr in own and found is own[attr]:
         return found
-    if isinstance(found, _SLOT_DESCRIPTORS):  # a C-level slot such as Tensor.grad: no Python behind it
+    if type(found) in _SLOT_DESCRIPTORS:  # a C-level slot such as Tensor.grad: no Python behind it
         try:
             return found.__get__(parent, type(parent))
         except Exception as exc:  # noqa: BLE001 - e.g. an unset __slots__ member

@@ -275,3 +275,17 @@ def test_summaries_of_counting_values_are_complete(session: tuple[dict, dict]) -
     assert {"model.fc.weight", "model.layers[0].bias", "model.running"} <= children
     assert by_name["h"]["repr"] == "Shown()"
     assert "Hashy" in by_name["hashes"]["repr"] and "CountingObject" in by_name["obj"]["repr"]
+
+
+def test_resolve_reads_without_user_code(session: tuple[dict, dict]) -> None:
+    from explorer.core.resolve import ResolveError, resolve
+
+    ns, _ = session
+    before = _allowed(CALLS)
+    assert resolve(ns, "d['nested']['b']") is dict.__getitem__(dict.__getitem__(ns["d"], "nested"), "b")
+    assert resolve(ns, "model.layers[0].bias") is ns["model"]._modules["layers"]._modules["0"]._parameters["bias"]
+    assert resolve(ns, "tup[1][0]") is list.__getitem__(tuple.__getitem__(ns["tup"], 1), 0)
+    for name in ("obj.prop", "obj.missing", "d['absent']", "arr[0]"):
+        with pytest.raises(ResolveError):
+            resolve(ns, name)
+    assert _allowed(CALLS) == before
