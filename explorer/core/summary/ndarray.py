@@ -97,7 +97,7 @@ def _fast_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
     if any(s * item != b for s, b in zip(strides, byte_strides)):
         raise ValueError("byte strides are not multiples of the itemsize")
     ptr = a.ctypes.data
-    base = array_base(a)
+    base = a.base  # an exact ndarray: its own attribute, no subclass code
     if base is None:
         low, nbytes = ptr, a.nbytes
         if any(s < 0 for s in byte_strides):
