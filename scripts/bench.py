@@ -3,7 +3,7 @@
 
 usage: .venv/bin/python scripts/bench.py [--quick] [--only GROUP] [--write docs/benchmarks.md]
   --quick   skip the rows that need GiB-sized tensors and files
-  --only    run the groups whose name contains GROUP (machine, snapshot, memory, image, stats, files, ...)
+  --only    run the groups whose name contains GROUP (machine, snapshot, rerun, memory, image, stats, files, ...)
 """
 
 from __future__ import annotations
@@ -107,6 +107,87 @@ def bench_memory_groups() -> list[Row]:
     return [("memory groups, 10,000 views over 100 allocations (sort-and-sweep)", f"{ms:.1f} ms",
              f"pairwise np.shares_memory ~{full:.0f} s (extrapolated from {done} pairs)", "< 20 ms"),
             ("same, plus bounded exact overlaps within groups", f"{ms_bounded:.0f} ms", "", "")]
+
+
+_RERUN_CODE = (  # the run's code as the tracker and copy hints see it (a loop: the script's size is fixed)
+    "for i in range(N):\n"
+    "    globals()[f't{i}'] = torch.rand(32, 32)\n"
+    "    globals()[f'a{i}'] = np.random.rand(32, 32)\n"
+    "    globals()[f'v{i}'] = globals()[f't{i}'][1:, ::2]\n"
+)
+
+
+def _rebind(ns: dict[str, Any], n: int) -> None:
+    """What the script does: n variables, a third each 32x32 tensors, 32x32 arrays and views of the tensors."""
+    for i in range(n // 3):
+        ns[f"t{i}"] = t = torch.rand(32, 32)
+        ns[f"a{i}"] = np.random.rand(32, 32)
+        ns[f"v{i}"] = t[1:, ::2]
+
+
+def _after_run_ms(n: int, repeat: int) -> tuple[float, float]:
+    """Median ms of the core path the GUI takes after a run (first run, then a second with all rebound).
+
+    The agent's do_snapshot sequence: build_snapshot (groups, overlaps on selection),
+    CopyHints.update and ChangeTracker.update with the run's code (replicated here
+    rather than imported from explorer.core.agent, which is being rewritten).
+    """
+    from explorer.core.snapshot.build import build_snapshot
+    from explorer.core.snapshot.changes import ChangeTracker
+    from explorer.core.snapshot.copy_hints import CopyHints
+
+    code = _RERUN_CODE.replace("range(N)", f"range({n // 3})")
+    first, second = [], []
+    for _ in range(repeat):
+        ns: dict[str, Any] = {}
+        tracker, hints = ChangeTracker(), CopyHints()
+        for times in (first, second):
+            _rebind(ns, n)
+            start = time.perf_counter()
+            snap = build_snapshot(ns, overlaps=False)
+            hints.update(code, ns, snap["variables"])
+            snap["changes"] = tracker.update(ns, snap["variables"], code)
+            times.append((time.perf_counter() - start) * 1000)
+            assert len(snap["changes"]) == 3 * (n // 3), "every variable is new or changed"
+    return statistics.median(first), statistics.median(second)
+
+
+def bench_rerun_scaling() -> list[Row]:
+    """Snapshot + copy hints + change tracker after a run, at 1k to 16k variables: growth per doubling."""
+    rows: list[Row] = []
+    previous: tuple[float, float] | None = None
+    for n in (1000, 2000, 4000, 8000, 16000):
+        first, second = _after_run_ms(n, repeat=7 if n <= 4000 else 3)
+        growth = "" if previous is None else f"x{first / previous[0]:.2f} / x{second / previous[1]:.2f} per doubling"
+        rows.append((f"after a run, {n:,} variables (32x32 tensors, arrays, views): first run / second run, all rebound",
+                     f"{first:.1f} / {second:.1f} ms", growth, "growth ~x2 (linear)"))
+        previous = (first, second)
+    first, second = _after_run_ms(3000, repeat=9)
+    rows.append(("after a run, 3,000 variables re-bound (second run): snapshot + copy hints + change tracker",
+                 f"{second:.1f} ms", f"first run {first:.1f} ms", "< 25 ms"))
+    rows.append(_issue_rerun_row())
+    return rows
+
+
+def _issue_rerun_row() -> Row:
+    """Issue 10's example: re-running a loop that rebinds 2,000 small tensors (24 s in the kernel before)."""
+    from explorer.core.snapshot.build import build_snapshot
+    from explorer.core.snapshot.changes import ChangeTracker
+    from explorer.core.snapshot.copy_hints import CopyHints
+
+    code = 'for i in range(2000): globals()[f"v{i}"] = torch.zeros(i % 7 + 1)'
+    ns: dict[str, Any] = {}
+    tracker, hints = ChangeTracker(), CopyHints()
+
+    def run() -> None:
+        exec(code, {"torch": torch, "globals": lambda: ns})  # noqa: S102 - the benchmark's own code
+        snap = build_snapshot(ns, overlaps=False)
+        hints.update(code, ns, snap["variables"])
+        tracker.update(ns, snap["variables"], code)
+
+    ms = median_ms(run, repeat=9)
+    return ("re-run `for i in range(2000): globals()[f\"v{i}\"] = torch.zeros(i % 7 + 1)`: "
+            "rebinding + snapshot + copy hints + change tracker", f"{ms:.1f} ms", "", "")
 
 
 def bench_run_to_updated(runs: int = 50) -> list[Row]:
@@ -332,12 +413,14 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])  # one for every row that needs Qt  # noqa: F841
-    groups = [bench_machine, bench_snapshot, bench_memory_groups, bench_run_to_updated, bench_startup, bench_graph_layout]
+    groups = [bench_machine, bench_snapshot, bench_rerun_scaling, bench_memory_groups, bench_run_to_updated,
+              bench_startup, bench_graph_layout]
     if not args.quick:
         groups += [bench_image, bench_stats, bench_files]
     if args.only:
-        groups = [g for g in [bench_machine, bench_snapshot, bench_memory_groups, bench_run_to_updated, bench_startup,
-                              bench_graph_layout, bench_image, bench_stats, bench_files] if args.only in g.__name__]
+        groups = [g for g in [bench_machine, bench_snapshot, bench_rerun_scaling, bench_memory_groups,
+                              bench_run_to_updated, bench_startup, bench_graph_layout, bench_image, bench_stats,
+                              bench_files] if args.only in g.__name__]
     rows: list[Row] = []
     for group in groups:
         print(f"... {group.__name__}", file=sys.stderr, flush=True)

@@ -306,13 +306,27 @@ def test_overridden_container_methods_are_not_called() -> None:
     assert _child_names(summarize("w", Weird([t]))) == ["w[0]"]
 
 
-def test_broken_module_is_noted_not_raised() -> None:
+def test_module_overrides_are_not_called() -> None:
+    """The walk reads the module's tables; a raising named_parameters() override never runs."""
     class Broken(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = torch.nn.Linear(1, 1)
+
         def named_parameters(self, *args: Any, **kwargs: Any):  # noqa: ANN201
             raise RuntimeError("cannot list")
 
     var = summarize("b", Broken())
-    assert var["kind"] == "module" and var["children"] == [] and "cannot list" in var["note"]
+    assert var["kind"] == "module" and _child_names(var) == ["b.fc.weight", "b.fc.bias"] and var["note"] is None
+
+
+def test_module_missing_its_tables_is_noted_not_raised() -> None:
+    class NoInit(torch.nn.Module):
+        def __init__(self) -> None:  # forgets super().__init__()
+            pass
+
+    var = summarize("b", NoInit())
+    assert var["kind"] == "module" and var["children"] == [] and var["repr"] == "NoInit()"
 
 
 def test_container_reprs_keep_order_and_describe_heavy_items() -> None:

@@ -266,10 +266,11 @@ def test_exotic_tensors_notes() -> None:
     assert lazy["kind"] == "parameter" and lazy["shape"] is None and "lazy" in lazy["note"]
     leak = summarize("v", _vmap_leak())
     assert leak["storage"] is None and leak["data_ptr"] == 0 and "functorch" in leak["note"]
+    # A subclass's __torch_function__ and method overrides are never run: the base class's fields are read.
     hostile = summarize("h", torch.ones(2).as_subclass(_HostileSub))
-    assert hostile["type"] == "_HostileSub" and "hostile tensor" in hostile["note"]
+    assert hostile["type"] == "_HostileSub" and hostile["note"] is None and hostile["shape"] == [2]
     bad = summarize("b", torch.ones(2).as_subclass(_BadStorage))
-    assert bad["storage"] is None and "storage is gone" in bad["note"] and bad["shape"] == [2]
+    assert bad["storage"]["nbytes"] == 8 and bad["note"] is None and bad["shape"] == [2]
     wrapped = summarize("w", _Wrapper(torch.ones(2, 3)))
     assert wrapped["shape"] == [2, 3] and wrapped["storage"] is None
 
@@ -303,9 +304,9 @@ class _Recorder(torch.Tensor):
 def test_values_are_read_only_for_tiny_tensors(numel: int, reads_values: bool) -> None:
     t = torch.zeros(numel).as_subclass(_Recorder)
     _Recorder.calls = []
-    summarize("t", t)
-    data_ops = {"tolist", "sum", "isnan", "__repr__", "__format__", "max", "min", "item", "clone", "contiguous"}
-    assert bool(data_ops & set(_Recorder.calls)) is reads_values
+    var = summarize("t", t)
+    assert (var["preview"] is not None) is reads_values
+    assert _Recorder.calls == []  # the subclass's __torch_function__ never runs, not even for the preview
 
 
 # -- numpy -------------------------------------------------------------------
@@ -351,7 +352,7 @@ def test_memmap_and_object_arrays(tmp_path_factory: Any) -> None:
             raise ValueError("no")
 
     obj = summarize("o", np.array([1, Boom()], dtype=object))
-    assert obj["dtype"] == "object" and "repr failed" in obj["preview"]
+    assert obj["dtype"] == "object" and obj["preview"] == "[1, Boom(…)]"  # an item's __repr__ is user code
 
 
 _SLICE = st.builds(slice, st.integers(0, 2), st.none(), st.sampled_from([1, 2, -1]))
@@ -425,8 +426,8 @@ def test_reprs_are_bounded_and_cheap(value: Any) -> None:
 
 
 def test_repr_raising_inside_container() -> None:
-    var = summarize("v", [_BadRepr(), torch.ones(1)])
-    assert "repr failed" in var["repr"] and [c["name"] for c in var["children"]] == ["v[1]"]
+    var = summarize("v", [_BadRepr(), torch.ones(1)])  # the item's __repr__ is user code: not called
+    assert var["repr"].startswith("[_BadRepr(…), ") and [c["name"] for c in var["children"]] == ["v[1]"]
 
 
 def test_set_of_tensors_is_not_sorted() -> None:

@@ -20,7 +20,7 @@ class FileLoadError(Exception):
     Parameters
     ----------
     message : str
-        What is wrong, as one sentence (newlines are folded, a final period added).
+        What is wrong, as one sentence (newlines are folded, a final period added if it has none).
     needs_pickle : bool, optional
         True when the file holds pickled Python objects, so loading it would run
         code from the file (the GUI may then offer ``allow_pickle=True``).
@@ -28,7 +28,7 @@ class FileLoadError(Exception):
 
     def __init__(self, message: str, *, needs_pickle: bool = False) -> None:
         text = " ".join(str(message).split())
-        if not text.endswith("."):
+        if not text.endswith((".", "。", "?", "？", "!", "！")):  # a translated sentence keeps its own stop
             text += "."
         super().__init__(text)
         self.needs_pickle = needs_pickle

@@ -24,6 +24,7 @@ from explorer.core.files.common import (
     shape_text,
     show,
 )
+from explorer.core.i18n import _
 
 MAX_WALK = 100_000  # containers/tensors visited when summarising (a hostile file may hold millions)
 _PICKLE_MARKERS = ("Unsupported global", "not an allowed global", "Unsupported class", "Unsupported operand")
@@ -61,16 +62,14 @@ def _pickle_refusal(path: str, is_zip: bool) -> FileLoadError:
 
 
 def _safe_load(path: str, is_zip: bool) -> Any:
-    """``torch.load`` with ``weights_only=True``; translate every failure into one sentence."""
+    """``torch.load`` with ``weights_only=True`` and sparse invariants checked; every failure is one sentence."""
     import pickle
 
     import torch
 
     label = show(os.path.basename(path))
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return torch.load(path, map_location="cpu", weights_only=True, mmap=is_zip)
+        return _load_checked(torch, path, is_zip)
     except pickle.UnpicklingError as exc:
         if any(marker in str(exc) for marker in _PICKLE_MARKERS):
             raise _pickle_refusal(path, is_zip) from None
@@ -78,11 +77,33 @@ def _safe_load(path: str, is_zip: bool) -> Any:
     except RuntimeError as exc:
         if "zip archive" in str(exc) or "central directory" in str(exc):
             raise FileLoadError(f"{label} is damaged or truncated: its zip archive cannot be read") from None
+        if _loads_unchecked(torch, path, is_zip):
+            # Only the invariant check failed: reading such a tensor later would crash the kernel.
+            raise FileLoadError(_("{file} holds a sparse tensor whose indices do not fit its shape; "
+                                  "loading it could crash Python, so it is not loaded.").format(file=label)) from None
         raise FileLoadError(f"{label} could not be read as a PyTorch checkpoint") from None
     except (MemoryError, RecursionError):
         raise
     except Exception:  # noqa: BLE001 - EOFError, ValueError, KeyError ... all mean a bad file
         raise FileLoadError(f"{label} is damaged or is not a PyTorch checkpoint") from None
+
+
+def _load_checked(torch: Any, path: str, is_zip: bool) -> Any:
+    """The weights-only load with torch's sparse invariant check on (off by default in torch)."""
+    with warnings.catch_warnings(), torch.sparse.check_sparse_tensor_invariants(enable=True):
+        warnings.simplefilter("ignore")
+        return torch.load(path, map_location="cpu", weights_only=True, mmap=is_zip)
+
+
+def _loads_unchecked(torch: Any, path: str, is_zip: bool) -> bool:
+    """True when the weights-only load succeeds without the sparse check (so the check was what failed)."""
+    try:
+        with warnings.catch_warnings(), torch.sparse.check_sparse_tensor_invariants(enable=False):
+            warnings.simplefilter("ignore")
+            torch.load(path, map_location="cpu", weights_only=True, mmap=is_zip)
+    except Exception:  # noqa: BLE001 - any other failure keeps the generic sentence
+        return False
+    return True
 
 
 def _walk_tensors(obj: Any) -> list[Any]:

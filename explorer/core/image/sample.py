@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from explorer.core.image.layout import channel_axis, channels_last_order
+from explorer.core.summary.sparse import check_sparse
 
 MAX_TILES = 256  # a batch grid beyond 16 x 16 tiles shows nothing a person can read
 TILE_GAP = 2  # output pixels between grid tiles
@@ -62,6 +63,7 @@ def check_drawable(value: Any, library: str, name: str) -> Any:
     if str(value.layout) != "torch.strided":
         if value.numel() > SPARSE_DENSE_LIMIT:
             raise ValueError(f"{name} is a large sparse tensor; draw a slice of {name}.to_dense().")
+        check_sparse(value)  # indices that do not fit the shape would make to_dense() crash Python
         return value.detach().to_dense()
     return value
 

@@ -35,13 +35,27 @@ memory_group
 
 from __future__ import annotations
 
-import sys
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from explorer.core.memory.sweep import memory_components
 from explorer.core.resolve import resolve
+from explorer.core.summary.static import (
+    PRISTINE_BUILTINS,
+    has_python_dispatch,
+    inspecting,
+    is_sub,
+    library,
+    outermost_array,
+    plain_array,
+    remember,
+    tcall,
+    tget,
+)
+
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+remember("numpy", np)  # a later sys.modules['numpy'] = None is undone while inspecting
 
 # GUI mode bounds: exact pair checks per call, and np.shares_memory's max_work.
 GUI_MAX_PAIRS = 20_000
@@ -75,33 +89,33 @@ class Reach(NamedTuple):
 
 def _torch() -> Any:
     """The torch module if the user's code imported it (never import it ourselves here)."""
-    return sys.modules.get("torch")
+    return library("torch")
 
 
 def is_tensor(value: Any) -> bool:
-    """True for torch tensors (including Parameters)."""
+    """True for torch tensors (including Parameters); decided from the type, never ``value.__class__``."""
     torch = _torch()
-    return torch is not None and isinstance(value, torch.Tensor)
+    return torch is not None and is_sub(value, torch.Tensor)
 
 
 def is_array_like(value: Any) -> bool:
     """True for torch tensors and numpy arrays."""
-    return isinstance(value, np.ndarray) or is_tensor(value)
+    return is_sub(value, np.ndarray) or is_tensor(value)
 
 
 def _has_strided_storage(t: Any) -> bool:
+    """A strided tensor with real memory, read without running a subclass's code."""
     torch = _torch()
     try:
-        return t.layout == torch.strided and not t.is_meta and not t.is_nested
-    except Exception:  # exotic subclasses / wrappers
+        return (tget(t, "layout") is torch.strided and not tget(t, "is_meta") and not tget(t, "is_nested")
+                and (type(t) is torch.Tensor or type(t) is torch.nn.Parameter or not has_python_dispatch(t)))
+    except Exception:  # noqa: BLE001 - exotic subclasses / wrappers
         return False
 
 
 def outermost_ndarray(arr: np.ndarray) -> np.ndarray:
-    """Follow ``.base`` while it is an ndarray; the last ndarray owns (or wraps) the buffer."""
-    while isinstance(arr.base, np.ndarray):
-        arr = arr.base
-    return arr
+    """Follow ``.base`` while it is an ndarray; the last ndarray owns (or wraps) the buffer (a plain view)."""
+    return outermost_array(arr)
 
 
 def allocation(value: Any) -> tuple[int, int] | None:
@@ -123,23 +137,20 @@ def allocation(value: Any) -> tuple[int, int] | None:
 
 def allocation_key(value: Any) -> tuple[str, int, int] | None:
     """``(space, start, end)`` of a value's allocation, or ``None`` (hot path: ~1 us)."""
-    if isinstance(value, np.ndarray):
+    if is_sub(value, np.ndarray):
         try:
             lo, hi = _byte_bounds(outermost_ndarray(value))
-        except Exception:  # a subclass with a broken array interface
+        except Exception:  # noqa: BLE001 - a subclass with a broken array interface
             return None
         return "cpu", int(lo), int(hi)
-    torch = _torch()
-    if torch is None or not isinstance(value, torch.Tensor):
+    if not is_tensor(value) or not _has_strided_storage(value):
         return None
     try:
-        if value.layout is not torch.strided or value.is_meta or value.is_nested:
-            return None
-        storage = value.untyped_storage()
+        storage = tcall(value, "untyped_storage")
         start = int(storage.data_ptr())
-        space = "cpu" if value.is_cpu else str(value.device)
+        space = "cpu" if tget(value, "is_cpu") else str(tget(value, "device"))
         return space, start, start + int(storage.nbytes())
-    except Exception:  # functional / fake / wrapper tensors have no real storage
+    except Exception:  # noqa: BLE001 - functional / fake / wrapper tensors have no real storage
         return None
 
 
@@ -168,21 +179,22 @@ def is_dense(shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int) ->
 
 def reach(value: Any) -> Reach | None:
     """Describe the bytes a tensor or array can reach, or ``None`` without storage."""
-    if isinstance(value, np.ndarray):
+    if is_sub(value, np.ndarray):
         try:
-            ptr = value.__array_interface__["data"][0]
-        except Exception:  # a subclass with a broken array interface
+            plain = plain_array(value)
+            ptr = plain.__array_interface__["data"][0]
+        except Exception:  # noqa: BLE001 - a subclass with a broken array interface
             return None
-        shape, strides, itemsize = value.shape, value.strides, value.itemsize
+        shape, strides, itemsize = plain.shape, plain.strides, plain.itemsize
         space = "cpu"
     elif is_tensor(value) and _has_strided_storage(value):
         try:
-            itemsize = value.element_size()
-            ptr = value.data_ptr()
-            shape = tuple(value.shape)
-            strides = tuple([s * itemsize for s in value.stride()])
-            space = "cpu" if value.is_cpu else str(value.device)
-        except Exception:
+            itemsize = tcall(value, "element_size")
+            ptr = tcall(value, "data_ptr")
+            shape = tuple(tget(value, "shape"))
+            strides = tuple([s * itemsize for s in tcall(value, "stride")])
+            space = "cpu" if tget(value, "is_cpu") else str(tget(value, "device"))
+        except Exception:  # noqa: BLE001
             return None
     else:
         return None
@@ -291,7 +303,7 @@ def _others(names: list[str], indices: list[int], me: int) -> list[str]:
     return [names[j] for j in indices[:RELATION_MAX_NAMES + 1] if j != me][:RELATION_MAX_NAMES]
 
 
-def _key_from_var(var: dict, value: Any) -> tuple[str, int, int] | None:
+def key_from_var(var: dict, value: Any) -> tuple[str, int, int] | None:
     """:func:`allocation_key` from the facts the summary already read (no torch calls)."""
     storage, device = var.get("storage"), var.get("device")
     if storage and isinstance(device, str) and var.get("kind") in _ARRAY_KINDS:
@@ -300,7 +312,7 @@ def _key_from_var(var: dict, value: Any) -> tuple[str, int, int] | None:
     return allocation_key(value)
 
 
-def _reach_from_var(var: dict, value: Any) -> Reach | None:
+def reach_from_var(var: dict, value: Any) -> Reach | None:
     """:func:`reach` from the summary's facts when they are all there, else from the value."""
     ptr, shape, strides, itemsize = (var.get(k) for k in ("data_ptr", "shape", "byte_strides", "itemsize"))
     device = var.get("device")
@@ -328,7 +340,7 @@ def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = Fal
         (the GUI asks :func:`overlaps_of` for the selected variable instead,
         which keeps a snapshot of thousands of views within a few milliseconds).
     """
-    keys = [_key_from_var(var, v) for var, v in entries]
+    keys = [key_from_var(var, v) for var, v in entries]
     comps = memory_components(keys)
     labels: dict[int, str] = {}  # numbered in order of each group's first member
     for c in comps:
@@ -354,7 +366,7 @@ def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = Fal
     checker = _PairChecker(exact_overlaps)
     for c, members in groups.items():  # dicts keep insertion order: first member's order
         label = labels[c]
-        reaches = {i: _reach_from_var(*entries[i]) for i in members}
+        reaches = {i: reach_from_var(*entries[i]) for i in members}
         over, unknown = _group_pairs(members, reaches, checker)
         rel = _relations(names, members, keys, reaches, over)
         for i in members:
@@ -370,20 +382,21 @@ def group_of(namespace: dict[str, Any], name: str) -> tuple[Any, list[tuple[str,
     """The value of *name*, the members of its memory group (itself first) and the group label."""
     from explorer.core.summary.namespace import array_entries  # the snapshot's own names and order
 
-    target = resolve(namespace, name)
-    items = list(array_entries(namespace))
-    if name not in {n for n, _ in items}:
-        items.insert(0, (name, target))
-    keys = [allocation_key(v) for _, v in items]
+    with inspecting():
+        target = resolve(namespace, name)
+        items = list(array_entries(namespace))
+        if name not in {n for n, _ in items}:
+            items.insert(0, (name, target))
+        keys = [allocation_key(v) for _, v in items]
     comps = memory_components(keys)
     index = next(i for i, (n, _) in enumerate(items) if n == name)
     if comps[index] is None:
         return target, [(name, target)], None
-    firsts: list[int] = []
+    numbers: dict[int, int] = {}  # component -> its label number, in order of first appearance
     for c in comps:
-        if c is not None and c not in firsts:
-            firsts.append(c)
-    label = f"M{firsts.index(comps[index]) + 1}"
+        if c is not None and c not in numbers:
+            numbers[c] = len(numbers) + 1
+    label = f"M{numbers[comps[index]]}"
     members = [items[i] for i, c in enumerate(comps) if c == comps[index] and i != index]
     return target, [(name, target)] + members, label
 
@@ -404,6 +417,11 @@ def overlaps_of(namespace: dict[str, Any], name: str) -> dict:
         ``{"name", "memory_group", "same_allocation", "overlaps", "disjoint"}``;
         only the members of the memory group are checked, each exactly.
     """
+    with inspecting():
+        return _overlaps_of(namespace, name)
+
+
+def _overlaps_of(namespace: dict[str, Any], name: str) -> dict:
     target, members, label = group_of(namespace, name)
     mine = reach(target)
     key = allocation_key(target)

@@ -45,6 +45,9 @@ from typing import Any
 import numpy as np
 
 from explorer.core.memory.groups import allocation_key, group_of, is_array_like, is_tensor, reach
+from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting, is_sub, plain_array, plain_tensor, tget
+
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
 
 MAX_ROWS = 8
 MAX_VISITS = 4096
@@ -70,11 +73,25 @@ def memory_map(namespace: dict[str, Any], name: str, *, max_cells: int = 256,
     dict
         See the module docstring.
     """
-    target, members, label = group_of(namespace, name)
-    key = allocation_key(target)
-    if key is None or reach(target) is None:
-        return _empty_payload(name, label, target)
-    members = [(n, v) for n, v in members if reach(v) is not None][:max_rows]
+    with inspecting():
+        target, members, label = group_of(namespace, name)
+        key = allocation_key(target)
+        if key is None or reach(target) is None:
+            return _empty_payload(name, label, target)
+        members = [(n, readable(v)) for n, v in members if reach(v) is not None][:max_rows]
+        return _payload(name, label, readable(target), key, members, max_cells, max_visits)
+
+
+def readable(value: Any) -> Any:
+    """A plain tensor/ndarray with the same memory as *value*: what follows reads it with no user code."""
+    if is_tensor(value):
+        return plain_tensor(value)
+    return plain_array(value) if is_sub(value, np.ndarray) else value
+
+
+def _payload(name: str, label: str | None, target: Any, key: tuple, members: list[tuple[str, Any]],
+             max_cells: int, max_visits: int) -> dict:
+    """The payload of a value with storage (*target* and *members* already plain)."""
     keys = [allocation_key(v) for _, v in members]
     lo, hi = min(k[1] for k in keys), max(k[2] for k in keys)
     unit_bytes = _unit_bytes(members, lo, hi)
@@ -105,10 +122,10 @@ def _no_storage_note(value: Any) -> str:
     """Why a value has no memory map."""
     if not is_array_like(value):
         return f"{type(value).__name__} is not a tensor or array"
-    if getattr(value, "is_meta", False):
+    if is_tensor(value) and tget(value, "is_meta"):
         return "meta tensor: shape and dtype only, no storage"
-    if is_tensor(value) and str(value.layout) != "torch.strided":
-        return f"{str(value.layout).replace('torch.', '')} tensor: no strided storage"
+    if is_tensor(value) and str(tget(value, "layout")) != "torch.strided":
+        return f"{str(tget(value, 'layout')).replace('torch.', '')} tensor: no strided storage"
     return "no storage"
 
 
@@ -261,10 +278,12 @@ def element_position(var_or_value: Any, index: list[int]) -> dict:
         shape, strides = var_or_value["shape"], var_or_value["strides"]
         offset = var_or_value["storage_offset"]
     else:
-        r = reach(var_or_value)
-        if r is None:
-            raise ValueError("no storage")
-        offset, _, strides = _layout(var_or_value, allocation_key(var_or_value)[1])
+        with inspecting():
+            value = readable(var_or_value)
+            r = None if value is None else reach(value)
+            if r is None:
+                raise ValueError("no storage")
+            offset, _, strides = _layout(value, allocation_key(value)[1])
         shape = list(r.shape)
     if offset is None or strides is None:
         raise ValueError("strides are not a whole number of elements")

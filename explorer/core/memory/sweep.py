@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from explorer.core.summary.static import PRISTINE_BUILTINS
+
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+
 #: Addresses at or above this go to the Python sweep (one space's span in the vector form).
 _SPAN = 1 << 48
 _MAX_SPACES = 1 << 14  # spaces * _SPAN must stay inside int64

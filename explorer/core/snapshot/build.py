@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import gc
 import warnings
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
+import explorer.core.memory.groups  # noqa: F401 - imported now so numpy is bound before user code can hide it
 from explorer.core.summary.dispatch import summarize_into
 from explorer.core.summary.format import preview_budget
 from explorer.core.summary.namespace import is_hidden
+from explorer.core.summary.static import PRISTINE_BUILTINS, gc_paused, inspecting
+
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
 
 # Value previews per snapshot (the first variables get them; see summary_format).
 PREVIEW_BUDGET = 200
@@ -35,38 +37,24 @@ def build_snapshot(namespace: dict[str, Any], *, exact_overlaps: bool = False, o
     """
     entries: list[tuple[dict, Any]] = []
     variables: list[dict[str, Any]] = []
-    with warnings.catch_warnings(), preview_budget(PREVIEW_BUDGET), _gc_paused():
+    with inspecting(), warnings.catch_warnings(), preview_budget(PREVIEW_BUDGET):
         # Reading metadata of exotic tensors may warn; the user's console must stay clean.
         warnings.simplefilter("ignore")
-        for name, value in list(namespace.items()):
+        for name, value in list(dict.items(namespace)):
             if not is_hidden(name, value):
                 variables.append(summarize_into(name, value, entries))
         memory_error = _assign_memory(entries, exact_overlaps, overlaps)
     return {"variables": variables, "memory_error": memory_error}
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Defer the cyclic GC while thousands of small VAR dicts are built.
-
-    A generation-2 pass over a process holding torch walks millions of objects;
-    triggered mid-snapshot it costs the user ~20% of the wait. It runs later,
-    when the kernel is idle, instead.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+_gc_paused = gc_paused  # the name scripts/bench.py uses
 
 
 def _assign_memory(entries: list[tuple[dict, Any]], exact_overlaps: bool, overlaps: bool) -> str | None:
     """Run the memory module; on failure keep the VARs (null groups) and return the reason."""
     if not entries:
         return None
-    from explorer.core.memory.groups import assign_memory
+    from explorer.core.memory.groups import assign_memory  # looked up at call time (tests replace the module)
 
     try:
         assign_memory(entries, exact_overlaps=exact_overlaps, overlaps=overlaps)

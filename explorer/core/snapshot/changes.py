@@ -16,116 +16,61 @@ What the fingerprint covers:
   sibling views as changed (conservative); small tensors skip the counter
   because their exact hash already decides;
 * content, exactly, when the elements reach at most ``EXACT_BYTES`` bytes: a
-  BLAKE2 hash of all of them;
-* content, sampled, above that: the hash of ``SAMPLE_CHUNKS`` runs of
+  CRC-32 of all of them (it catches every change of one element, or of any run of
+  up to 32 bits, for sure; other changes go unnoticed with odds of 1 in 4 billion);
+* content, sampled, above that: the CRC-32 of ``SAMPLE_CHUNKS`` runs of
   ``CHUNK_ELEMENTS`` consecutive elements (C order) spread evenly over the view,
   so a write elsewhere (through numpy, which has no version counter) can go
   unnoticed;
 * other values: identity, type and the summary's ``repr``.
+
+Every per-run cost is linear in the number of variables: metadata comes from the
+snapshot's VARs, children are found again through memoised paths, and the alias
+search (:mod:`explorer.core.snapshot.aliases`) indexes the written names once per run.
+No user code runs (DESIGN.md, "Inspection never runs user code").
 """
 
 from __future__ import annotations
 
-import ast
-import hashlib
+import ctypes
+import zlib
 from typing import Any, Iterator
 
 import numpy as np
 
-from explorer.core.memory.groups import allocation_key, is_tensor, reach, shares_bytes
+from explorer.core.memory.groups import allocation_key, is_tensor
 from explorer.core.resolve import resolve
+from explorer.core.snapshot.aliases import AliasIndex
+from explorer.core.snapshot.written import written_names
+from explorer.core.summary.static import (
+    PRISTINE_BUILTINS,
+    inspecting,
+    is_sub,
+    library,
+    plain_array,
+    plain_tensor,
+    tget,
+)
+
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__all__ = ["ChangeTracker", "fingerprint", "written_names"]
 
 EXACT_BYTES = 64 * 1024
 SAMPLE_CHUNKS = 16
 CHUNK_ELEMENTS = 64
-
-# Python/numpy methods that mutate their object (torch's in-place ones end in "_").
-_MUTATING_METHODS = frozenset({
-    "append", "extend", "insert", "remove", "pop", "clear", "update", "setdefault",
-    "popitem", "sort", "reverse", "fill", "put", "itemset", "resize", "setfield",
-    "partition", "byteswap", "__setitem__", "__iadd__", "__delitem__",
-})
-
-
-# -- what the code wrote ------------------------------------------------------
-def _root(node: ast.AST) -> str | None:
-    """The variable at the root of ``a.b[0].c`` (``a``), if any."""
-    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
-
-
-def _target_roots(node: ast.AST) -> Iterator[str]:
-    """Root names of an assignment target (tuples unpacked)."""
-    if isinstance(node, (ast.Tuple, ast.List)):
-        for elt in node.elts:
-            yield from _target_roots(elt)
-    else:
-        root = _root(node)
-        if root is not None:
-            yield root
-
-
-def _node_writes(node: ast.AST) -> tuple[set[str], set[str]]:
-    """(names written or mutated, names passed to a call) by one AST node."""
-    strong: set[str] = set()
-    weak: set[str] = set()
-    targets: list[ast.AST] = []
-    if isinstance(node, ast.Assign):
-        targets = list(node.targets)
-    elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
-        targets = [node.target]
-    elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-        targets = [node.optional_vars]
-    elif isinstance(node, ast.Delete):
-        targets = list(node.targets)
-    elif isinstance(node, ast.Call):
-        func = node.func
-        if isinstance(func, ast.Attribute) and _is_mutator(func.attr):
-            strong.update(r for r in [_root(func.value)] if r)
-        for arg in list(node.args) + [kw.value for kw in node.keywords]:
-            weak.update(r for r in [_root(arg)] if r)
-    for target in targets:
-        strong.update(_target_roots(target))
-    return strong, weak
-
-
-def _is_mutator(method: str) -> bool:
-    return method in _MUTATING_METHODS or (method.endswith("_") and not method.startswith("_"))
-
-
-def written_names(code: str) -> tuple[set[str], set[str]]:
-    """Names the code writes (assign, store, in-place method) and names it passes to calls.
-
-    Never raises: code that does not parse as a whole (IPython magics, a typo)
-    is parsed line by line, skipping the lines that fail.
-    """
-    try:
-        trees = [ast.parse(code)]
-    except (SyntaxError, ValueError, RecursionError):
-        trees = []
-        for line in code.splitlines():
-            try:
-                trees.append(ast.parse(line.strip()))
-            except (SyntaxError, ValueError, RecursionError):
-                continue
-    strong: set[str] = set()
-    weak: set[str] = set()
-    for tree in trees:
-        for node in ast.walk(tree):
-            s, w = _node_writes(node)
-            strong |= s
-            weak |= w
-    return strong, weak
+_ARRAY_KINDS = frozenset({"tensor", "parameter", "ndarray"})
+_PLAIN: list[Any] = [None, np.ndarray]  # [torch module (set during an update; None: no fast path), ndarray]
 
 
 # -- fingerprints -------------------------------------------------------------
 def _content_bytes(value: Any) -> Iterator[bytes]:
     """The bytes the fingerprint hashes: every element, or the sampled chunks."""
     if is_tensor(value):
-        yield from _tensor_bytes(value)
-    elif isinstance(value, np.ndarray):
-        yield from _array_bytes(value)
+        plain = plain_tensor(value)
+        if plain is not None:
+            yield from _tensor_bytes(plain)
+    elif is_sub(value, np.ndarray):
+        yield from _array_bytes(plain_array(value))
 
 
 def _sample_flat(numel: int) -> np.ndarray:
@@ -137,7 +82,8 @@ def _sample_flat(numel: int) -> np.ndarray:
 
 def _array_bytes(arr: np.ndarray) -> Iterator[bytes]:
     if arr.dtype.hasobject:
-        yield repr(arr.ravel()[:SAMPLE_CHUNKS * CHUNK_ELEMENTS].tolist()).encode()
+        # The objects' identities, not their repr: an item's __repr__ is user code.
+        yield repr([id(x) for x in arr.ravel()[:SAMPLE_CHUNKS * CHUNK_ELEMENTS].tolist()]).encode()
     elif arr.size * arr.itemsize <= EXACT_BYTES:
         yield np.ascontiguousarray(arr).tobytes()
     else:
@@ -145,6 +91,7 @@ def _array_bytes(arr: np.ndarray) -> Iterator[bytes]:
 
 
 def _tensor_bytes(t: Any) -> Iterator[bytes]:
+    """Bytes of a plain tensor's elements (see :func:`_content_bytes`); sparse/meta/nested give none."""
     import torch
 
     if t.layout != torch.strided or t.is_meta or t.is_nested:
@@ -167,40 +114,99 @@ def _tensor_bytes(t: Any) -> Iterator[bytes]:
     yield flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
 
 
-def _metadata(value: Any) -> tuple:
+def _metadata(value: Any, var: dict) -> tuple:
+    """Identity-free metadata: from the snapshot's VAR when it has it, else read (base-class reads)."""
+    kind = var.get("kind")
+    if kind in _ARRAY_KINDS and var.get("storage") is not None:
+        big = var["nbytes"] is not None and var["nbytes"] > EXACT_BYTES
+        return (kind, var["dtype"], var["shape"], var["device"], var["strides"], var["storage_offset"],
+                var["data_ptr"], var["requires_grad"], _version(value) if big and kind != "ndarray" else None)
     if is_tensor(value):
-        storage_ok = allocation_key(value) is not None
-        return ("tensor", str(value.dtype), tuple(value.shape), str(value.device),
-                tuple(value.stride()) if storage_ok else None,
-                value.storage_offset() if storage_ok else None,
-                value.data_ptr() if storage_ok else None,
-                bool(value.requires_grad),
-                _version(value) if value.numel() * value.element_size() > EXACT_BYTES else None)
-    if isinstance(value, np.ndarray):
-        return ("ndarray", str(value.dtype), value.shape, value.strides,
-                value.__array_interface__["data"][0])
+        plain = plain_tensor(value)
+        storage_ok = plain is not None and allocation_key(plain) is not None
+        numel = plain.numel() * plain.element_size() if storage_ok else 0
+        return ("tensor", str(tget(value, "dtype")), tuple(tget(value, "shape")), str(tget(value, "device")),
+                tuple(plain.stride()) if storage_ok else None,
+                plain.storage_offset() if storage_ok else None,
+                plain.data_ptr() if storage_ok else None,
+                bool(tget(value, "requires_grad")),
+                _version(value) if numel > EXACT_BYTES else None)
+    if is_sub(value, np.ndarray):
+        arr = plain_array(value)
+        return ("ndarray", str(arr.dtype), arr.shape, arr.strides, arr.__array_interface__["data"][0])
     return ()
 
 
 def fingerprint(value: Any, var: dict) -> tuple:
     """A comparable summary of a value (see the module docstring for what is exact)."""
+    with inspecting():
+        return _fingerprint(value, var)
+
+
+def _fingerprint(value: Any, var: dict) -> tuple:
+    """:func:`fingerprint` for callers already inside :func:`inspecting` (the tracker)."""
     try:
-        digest = hashlib.blake2b(digest_size=16)
-        for chunk in _content_bytes(value):
-            digest.update(chunk)
-        return (id(value), type(value).__qualname__, _metadata(value), digest.hexdigest(),
+        data = _small_plain_data(value, var)
+        if data is None:
+            crc = 0
+            for chunk in _content_bytes(value):
+                crc = zlib.crc32(chunk, crc)
+        else:
+            crc = zlib.crc32(data)
+        return (id(value), type(value).__qualname__, _metadata(value, var), crc,
                 var.get("repr"), len(var.get("children") or ()))
-    except Exception:  # a value we cannot read: fall back to identity
+    except Exception:  # noqa: BLE001 - a value we cannot read: fall back to identity
         return (id(value), type(value).__qualname__, var.get("repr"))
 
 
-def _flatten(variables: list[dict]) -> Iterator[dict]:
-    """Top-level VARs and their container children."""
-    for var in variables:
-        yield var
-        children = var.get("children")
-        if isinstance(children, list):
-            yield from _flatten(children)
+def _small_plain_data(value: Any, var: dict) -> Any:
+    """The common case in one step: the elements of a small plain CPU tensor or ndarray; else None.
+
+    Returns a buffer CRC-32 reads without a copy (a contiguous ndarray, or the tensor's
+    own memory) or C-order bytes.
+    """
+    cls = type(value)
+    torch, ndarray = _PLAIN[0], _PLAIN[1]
+    if cls is ndarray:
+        arr = value
+    elif torch is not None and (cls is torch.Tensor or cls is torch.nn.Parameter):
+        nbytes = var.get("nbytes")
+        if var.get("device") != "cpu" or var.get("layout") != "strided" or nbytes is None or nbytes > EXACT_BYTES:
+            return None
+        ptr = var.get("data_ptr")
+        # The VAR's facts, checked against the tensor itself: its elements are exactly [ptr, ptr + nbytes).
+        if ptr and value.data_ptr() == ptr and value.is_contiguous() and value.nbytes == nbytes:
+            return _raw_memory(ptr, nbytes)
+        try:  # a strided view: numpy gathers the elements without torch dispatch
+            arr = (value.detach() if var.get("requires_grad") else value).numpy()
+        except (TypeError, RuntimeError):  # bf16 and dtypes numpy lacks, conj/neg views, quantized
+            return None
+    else:
+        return None
+    if arr.nbytes > EXACT_BYTES or arr.dtype.hasobject:
+        return None
+    return arr if arr.flags.c_contiguous else arr.tobytes()
+
+
+_RAW_TYPES: dict[int, Any] = {}
+
+
+def _raw_memory(ptr: int, nbytes: int) -> Any:
+    """A buffer over ``nbytes`` bytes at ``ptr`` (no copy); the caller guarantees they belong to a live tensor."""
+    raw = _RAW_TYPES.get(nbytes)
+    if raw is None:
+        raw = ctypes.c_char * nbytes
+        if len(_RAW_TYPES) < 4096:
+            _RAW_TYPES[nbytes] = raw
+    return raw.from_address(ptr)
+
+
+def _version(t: Any) -> int | None:
+    """Torch's in-place counter (inference tensors have none)."""
+    try:
+        return int(tget(t, "_version"))
+    except Exception:  # noqa: BLE001
+        return None
 
 
 class ChangeTracker:
@@ -227,85 +233,68 @@ class ChangeTracker:
             ``{name: {"status": "new" | "changed" | "changed_through", "through": str | None}}``.
         """
         try:
-            return self._update(namespace, variables, code)
-        except Exception:  # the tracker must never break a snapshot
+            with inspecting():
+                return self._update(namespace, variables, code)
+        except Exception:  # noqa: BLE001 - the tracker must never break a snapshot
             return {}
 
     def _update(self, namespace: dict[str, Any], variables: list[dict], code: str) -> dict:
-        strong, weak = written_names(code or "")
-        prints: dict[str, tuple] = {}
-        values: dict[str, Any] = {}
-        for var in _flatten(variables):
-            name = var.get("name")
-            if not isinstance(name, str):
-                continue
-            values[name] = self._value(namespace, name)
-            prints[name] = fingerprint(values[name], var)
+        _PLAIN[0] = library("torch")
+        strong, weak = written_names(code if type(code) is str else "")
+        walk = _Walk(namespace, self._prints)
+        walk.variables(variables, None)
         report: dict[str, dict] = {}
-        for name, fp in prints.items():
-            old = self._prints.get(name)
-            if old is None:
+        aliases: AliasIndex | None = None
+        for name, is_new in walk.events:
+            if is_new:
                 report[name] = {"status": "new", "through": None}
-            elif old != fp:
-                report[name] = self._changed(name, values, namespace, strong, weak)
-        self._prints = prints
+                continue
+            value, var, root = walk.found[name]
+            if root in strong or root in weak:
+                report[name] = {"status": "changed", "through": None}
+                continue
+            if aliases is None:  # built once per run, only when some change needs an alias
+                aliases = AliasIndex(walk.found, namespace, (strong, weak))
+            alias = aliases.alias_for(value, var)
+            report[name] = ({"status": "changed_through", "through": alias} if alias is not None
+                            else {"status": "changed", "through": None})
+        self._prints = walk.prints
         return report
 
-    @staticmethod
-    def _value(namespace: dict[str, Any], name: str) -> Any:
-        if name.isidentifier():  # the common case: skip parsing the name
-            return namespace.get(name)
-        try:
-            return resolve(namespace, name)
-        except Exception:
-            return None
 
-    @staticmethod
-    def _changed(name: str, values: dict[str, Any], namespace: dict[str, Any],
-                 strong: set[str], weak: set[str]) -> dict:
-        root = _name_root(name)
-        if root in strong or root in weak:
-            return {"status": "changed", "through": None}
-        for written in (strong, weak):
-            # Candidates: written top-level names and the children under them (sd['w']).
-            names = sorted(written) + [n for n in values if n not in written and _name_root(n) in written]
-            alias = _alias_for(values.get(name), names, {**values, **namespace})
-            if alias is not None:
-                return {"status": "changed_through", "through": alias}
-        return {"status": "changed", "through": None}
+class _Walk:
+    """One pass over the VAR tree: each variable's value and fingerprint, and what is new or changed."""
+
+    def __init__(self, namespace: dict[str, Any], old: dict[str, tuple]) -> None:
+        self.namespace = namespace
+        self.old = old
+        self.prints: dict[str, tuple] = {}
+        self.found: dict[str, tuple[Any, dict, str]] = {}  # name -> (value, VAR, top-level name)
+        self.events: list[tuple[str, bool]] = []  # (name, is new) in snapshot order
+
+    def variables(self, variables: list[dict], root: str | None) -> None:
+        """Visit *variables* (top-level when *root* is None) and their children."""
+        for var in variables:
+            name = var.get("name")
+            if type(name) is not str:
+                continue
+            top = name if root is None else root
+            value = _value(self.namespace, name, top)
+            self.found[name] = (value, var, top)
+            fp = self.prints[name] = _fingerprint(value, var)
+            before = self.old.get(name)
+            if before is None or before != fp:
+                self.events.append((name, before is None))
+            children = var.get("children")
+            if children and type(children) is list:
+                self.variables(children, top)
 
 
-def _name_root(name: str) -> str:
-    """``sd`` for ``sd['w']``, ``model`` for ``model.fc.weight``."""
+def _value(namespace: dict[str, Any], name: str, root: str | None) -> Any:
+    """The value a VAR name denotes (top-level names directly, children through memoised paths)."""
+    if name == root:
+        return namespace.get(name) if type(namespace) is not dict else dict.get(namespace, name)
     try:
-        return _root(ast.parse(name, mode="eval").body) or name
-    except (SyntaxError, ValueError, RecursionError):
-        return name
-
-
-def _version(t: Any) -> int | None:
-    """Torch's in-place counter (inference tensors have none)."""
-    try:
-        return int(t._version)
-    except Exception:
+        return resolve(namespace, name)
+    except Exception:  # noqa: BLE001 - a child that is gone or unreadable
         return None
-
-
-def _alias_for(value: Any, written: list[str], values: dict[str, Any]) -> str | None:
-    """The first written name that shares memory with *value* (exact byte overlap preferred)."""
-    key = allocation_key(value)
-    if key is None:
-        return None
-    mine = reach(value)
-    same_alloc: list[str] = []
-    for cand in written:
-        other = values.get(cand)
-        other_key = allocation_key(other)
-        if other_key is None or other_key[0] != key[0]:
-            continue
-        if other_key[1] < key[2] and key[1] < other_key[2]:
-            theirs = reach(other)
-            if mine is not None and theirs is not None and shares_bytes(mine, theirs, None):
-                return cand
-            same_alloc.append(cand)
-    return same_alloc[0] if same_alloc else None

@@ -13,6 +13,9 @@ import ast
 from typing import Any
 
 from explorer.core.memory.groups import allocation
+from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting
+
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
 
 # method name -> hint template ({src} is the source variable)
 _METHODS = {
@@ -52,7 +55,7 @@ def _assignments(code: str) -> list[tuple[str, str, str]]:
     """(target, template, source) for each ``name = <copying call>`` in *code*."""
     try:
         tree = ast.parse(code)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, TypeError, RecursionError):
         return []
     found = []
     for node in ast.walk(tree):
@@ -77,7 +80,11 @@ class CopyHints:
         self._hints: dict[str, tuple[int, str]] = {}
 
     def update(self, code: str, namespace: dict[str, Any], variables: list[dict]) -> None:
-        """Learn from *code*, then write ``copy_hint`` into the top-level VARs it applies to."""
+        """Learn from *code*, then write ``copy_hint`` into the top-level VARs it applies to (no user code runs)."""
+        with inspecting():
+            self._update(code, namespace, variables)
+
+    def _update(self, code: str, namespace: dict[str, Any], variables: list[dict]) -> None:
         for target, template, source in _assignments(code):
             value, origin = namespace.get(target), namespace.get(source)
             if value is None or origin is None or allocation(value) is None or _shares(value, origin):

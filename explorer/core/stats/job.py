@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from explorer.core.stats.ops import NumpyOps, TorchOps
+from explorer.core.summary.sparse import check_sparse
 
 #: Elements per block (1 MiB of float32): the block's reductions hit the cache (2^18 beat 2^16..2^22 here).
 CACHE_BLOCK = 1 << 18
@@ -349,6 +350,7 @@ def _torch_source(torch: Any, t: Any) -> _Source:
     notes: list[str] = []
     implicit, data = 0, t
     if t.layout != torch.strided:
+        check_sparse(t)  # indices that do not fit the shape would make coalesce() and the reads crash Python
         data = (t.coalesce() if t.layout == torch.sparse_coo else t).values()
         implicit = t.numel() - data.numel()
         notes.append(NOTES["sparse_implicit_zeros"])

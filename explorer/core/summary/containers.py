@@ -9,20 +9,28 @@ list of ten million floats or a self-referencing dict costs little.
 
 from __future__ import annotations
 
+import inspect
 import keyword
-import sys
 from collections import OrderedDict
 from typing import Any, Callable, Iterator
 
 from explorer.core.summary.fields import ARRAY_KINDS, CONTAINER_KINDS, add_note, blank_var, error_text
-from explorer.core.summary.format import REPR_CHARS, clip, safe_repr
+from explorer.core.summary.repr_text import REPR_CHARS, clip, nested_repr
+from explorer.core.summary.static import (
+    PRISTINE_BUILTINS,
+    container_len,
+    is_sub,
+    library,
+    module_members,
+    module_table,
+)
+
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
 
 MAX_CHILDREN = 2000
 MAX_VISITS = 5000
 MAX_DEPTH = 6
 
-# Children that can never hold a tensor; skipped without a classify() call.
-_SCALARS = frozenset({int, float, bool, str, bytes, complex, type(None)})
 
 Classify = Callable[[Any], str]
 Leaf = Callable[[str, Any, str], dict]
@@ -43,7 +51,7 @@ def container_var(name: str, value: Any, kind: str, classify: Classify, leaf: Le
 
 def _container_repr(value: Any, kind: str) -> str:
     """The bounded one-line text of a container VAR."""
-    return module_repr(value) if kind == "module" else safe_repr(value)
+    return module_repr(value) if kind == "module" else nested_repr(value)
 
 
 class _Walk:
@@ -62,7 +70,7 @@ class _Walk:
     def container(self, name: str, value: Any, kind: str, depth: int) -> dict[str, Any]:
         # repr is filled in only for containers that end up listed (see _child).
         var = blank_var(name, kind, type(value).__name__)
-        var["length"] = _length(value)
+        var["length"] = _length(value, kind)
         children: list[dict[str, Any]] = []
         var["children"] = children
         if depth >= MAX_DEPTH:
@@ -105,20 +113,17 @@ class _Walk:
 
 
 def _is_scalar(value: Any) -> bool:
-    """True for ints, floats, strings and the like (never raises, even for unhashable classes)."""
-    try:
-        return type(value) in _SCALARS
-    except TypeError:  # a metaclass with __hash__ = None
-        return False
+    """True for ints, floats, strings and the like (identity tests: no hashing of user metaclasses)."""
+    cls = type(value)
+    return cls is int or cls is float or cls is str or cls is bool or value is None or cls is bytes or cls is complex
 
 
-def _length(value: Any) -> int | None:
-    """``len(value)`` when defined and sane, else None."""
+def _length(value: Any, kind: str) -> int | None:
+    """The container's length read through its base class (a ``__len__`` override is never called)."""
     try:
-        n = len(value)
-    except Exception:  # modules without __len__, broken containers
+        return container_len(value, kind)
+    except Exception:  # noqa: BLE001 - a module missing its tables
         return None
-    return n if isinstance(n, int) else None
 
 
 def _items(name: str, value: Any, kind: str) -> Iterator[tuple[Any, Any]]:
@@ -132,7 +137,7 @@ def _items(name: str, value: Any, kind: str) -> Iterator[tuple[Any, Any]]:
     elif kind == "dict":
         # The base-class items() reads the real contents: a dict subclass may override
         # items() to do work (lazy loading) we must not trigger from the inspector.
-        yield from (OrderedDict.items(value) if isinstance(value, OrderedDict) else dict.items(value))
+        yield from (OrderedDict.items(value) if is_sub(value, OrderedDict) else dict.items(value))
     else:
         yield from enumerate((list.__iter__ if kind == "list" else tuple.__iter__)(value))
 
@@ -148,9 +153,10 @@ def _child_name(name: str, kind: str, label: Any) -> str:
 
 def key_text(key: Any) -> str:
     """The subscript text for a dict key: ``'fc.weight'``, ``0``, ``('a', 1)``."""
-    if type(key) in (str, int, float, bool, bytes) or key is None:
+    cls = type(key)
+    if cls is str or cls is int or cls is float or cls is bool or cls is bytes or key is None:
         return clip(repr(key), REPR_CHARS)
-    return safe_repr(key)
+    return nested_repr(key)
 
 
 # -- nn.Module -----------------------------------------------------------------
@@ -158,20 +164,18 @@ def key_text(key: Any) -> str:
 def module_items(name: str, module: Any) -> Iterator[tuple[str, Any]]:
     """Parameters then buffers of *module* (recursively), with resolvable access paths."""
     paths: dict[str, tuple[str, Any]] = {"": (name, module)}
-    for dotted, param in module.named_parameters():
-        yield _access_path(paths, dotted, "_parameters"), param
-    for dotted, buf in module.named_buffers():
-        yield _access_path(paths, dotted, "_buffers"), buf
+    for dotted, member in module_members(module):
+        yield _access_path(paths, dotted), member
 
 
-def _access_path(paths: dict[str, tuple[str, Any]], dotted: str, table: str) -> str:
+def _access_path(paths: dict[str, tuple[str, Any]], dotted: str) -> str:
     """Turn ``layers.0.weight`` into ``model.layers[0].weight`` (memoising module prefixes)."""
     prefix, _, leaf = dotted.rpartition(".")
     try:
         owner_path, owner = _module_path(paths, prefix)
     except Exception:  # a module whose named_parameters() disagrees with its _modules
         return f"{paths[''][0]}.{dotted}"
-    return owner_path + _step(owner, leaf, table)
+    return owner_path + _step(owner, leaf, _table_of(owner, leaf))
 
 
 def _module_path(paths: dict[str, tuple[str, Any]], dotted: str) -> tuple[str, Any]:
@@ -181,7 +185,7 @@ def _module_path(paths: dict[str, tuple[str, Any]], dotted: str) -> tuple[str, A
         return found
     parent_dotted, _, part = dotted.rpartition(".")
     parent_path, parent = _module_path(paths, parent_dotted)
-    child = parent._modules[part]
+    child = module_table(parent, "_modules")[part]
     found = (parent_path + _step(parent, part, "_modules"), child)
     paths[dotted] = found
     return found
@@ -189,27 +193,46 @@ def _module_path(paths: dict[str, tuple[str, Any]], dotted: str) -> tuple[str, A
 
 def _step(owner: Any, part: str, table: str) -> str:
     """One step of an access path: ``.fc``, ``[0]``, ``['my key']`` or ``._modules['0']``."""
-    nn = sys.modules["torch"].nn  # we only get here while walking an nn.Module
-    if part.isdigit() and isinstance(owner, (nn.Sequential, nn.ModuleList, nn.ParameterList)):
+    nn = library("torch").nn  # we only get here while walking an nn.Module
+    if part.isdigit() and is_sub(owner, (nn.Sequential, nn.ModuleList, nn.ParameterList)):
         return f"[{part}]"
     if part.isidentifier() and not keyword.iskeyword(part):
         return f".{part}"
-    if isinstance(owner, (nn.ModuleDict, nn.ParameterDict)):
+    if is_sub(owner, (nn.ModuleDict, nn.ParameterDict)):
         return f"[{part!r}]"
     # No Python syntax reaches a submodule called e.g. "0" or "a-b" on a plain Module.
     return f".{table}[{part!r}]"
+
+
+def _table_of(owner: Any, leaf: str) -> str:
+    """Which table of *owner* holds the member *leaf* (for the rare path that must name it)."""
+    return "_parameters" if leaf in module_table(owner, "_parameters") else "_buffers"
 
 
 def module_repr(module: Any) -> str:
     """A one-line description: ``Linear(in_features=4, ...)`` or ``Net(fc: Linear, act: ReLU)``."""
     try:
         cls_name = type(module).__name__
-        subs = list(module._modules.items())
+        subs = list(dict.items(module_table(module, "_modules")))
         if subs:
             inner = ", ".join(f"{k}: {type(m).__name__}" for k, m in subs[:12])
             inner += ", …" if len(subs) > 12 else ""
-        else:
+        elif _torch_extra_repr(type(module)):
             inner = str(module.extra_repr())
+        else:
+            inner = "…"
         return clip(f"{cls_name}({inner})", REPR_CHARS)
-    except Exception:  # a module missing its __init__ state, or a raising extra_repr
-        return safe_repr(module)
+    except Exception:  # noqa: BLE001 - a module missing its __init__ state, or a raising extra_repr
+        return nested_repr(module)
+
+
+def _torch_extra_repr(cls: type) -> bool:
+    """True when ``extra_repr`` and attribute lookup are torch's own (so calling it runs no user code)."""
+    nn = library("torch").nn
+    try:
+        extra = inspect.getattr_static(cls, "extra_repr")
+        return (inspect.getattr_static(cls, "__getattr__") is nn.Module.__dict__["__getattr__"]
+                and inspect.getattr_static(cls, "__getattribute__") is object.__getattribute__
+                and str(getattr(extra, "__module__", "")).startswith("torch."))
+    except Exception:  # noqa: BLE001 - a hostile metaclass: assume the worst
+        return False

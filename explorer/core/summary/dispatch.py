@@ -9,18 +9,21 @@ value can only be a tensor if torch is already loaded (importing it takes second
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
+from explorer.core.i18n import _
 from explorer.core.summary.containers import container_var
 from explorer.core.summary.fields import ARRAY_KINDS, CONTAINER_KINDS, VAR_KEYS, add_note, blank_var, error_text
-from explorer.core.summary.format import safe_repr
 from explorer.core.summary.ndarray import array_var
+from explorer.core.summary.repr_text import repr_and_error
+from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting, library
 from explorer.core.summary.tensor import tensor_var
 
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
 __all__ = ["VAR_KEYS", "classify", "summarize", "summarize_into"]
 
-_KIND_CACHE: dict[type, str] = {}
+# id(class) -> (class, kind): keyed by identity, so a metaclass's __hash__/__eq__ is never called.
+_KIND_CACHE: dict[int, tuple[type, str]] = {}
 _KIND_CACHE_LIMIT = 4096
 
 
@@ -31,16 +34,16 @@ def classify(value: Any) -> str:
     about its ``__class__`` (``Mock(spec=torch.Tensor)``) and must not be read as a tensor.
     """
     cls = type(value)
+    cached = _KIND_CACHE.get(id(cls))
+    if cached is not None and cached[0] is cls:
+        return cached[1]
     try:
-        kind = _KIND_CACHE.get(cls)
-        if kind is not None:
-            return kind
         kind = _classify_type(cls)
-    except Exception:  # unhashable metaclass, torch half-imported, hostile __subclasscheck__
+    except Exception:  # noqa: BLE001 - torch half-imported, hostile __subclasscheck__
         return _classify_uncached(cls)
     if len(_KIND_CACHE) >= _KIND_CACHE_LIMIT:
         _KIND_CACHE.clear()  # classes redefined in a long session; forget old ones
-    _KIND_CACHE[cls] = kind
+    _KIND_CACHE[id(cls)] = (cls, kind)
     return kind
 
 
@@ -54,7 +57,7 @@ def _classify_uncached(cls: type) -> str:
 
 def _classify_type(cls: type) -> str:
     """Uncached :func:`classify` for a type."""
-    torch = sys.modules.get("torch")
+    torch = library("torch")
     if torch is not None:
         if issubclass(cls, torch.Tensor):
             return "tensor"
@@ -62,7 +65,7 @@ def _classify_type(cls: type) -> str:
             return "module"
         if issubclass(cls, torch.Size):
             return "other"  # a tuple subclass, but a value, not a container
-    numpy = sys.modules.get("numpy")
+    numpy = library("numpy")
     if numpy is not None and issubclass(cls, numpy.ndarray):
         return "ndarray"
     if issubclass(cls, list):
@@ -90,7 +93,8 @@ def summarize(name: str, value: Any) -> dict[str, Any]:
         Every key of :data:`VAR_KEYS`; fields that do not apply are None.
         ``memory_group`` is None and ``overlaps`` is empty: the memory module fills them.
     """
-    return summarize_into(name, value, [])
+    with inspecting():
+        return summarize_into(name, value, [])
 
 
 def summarize_into(name: str, value: Any, entries: list[tuple[dict, Any]]) -> dict[str, Any]:
@@ -138,18 +142,18 @@ _PLAIN: list[Any] = [object(), object(), None]
 
 def _refresh_plain() -> None:
     """Learn torch.Tensor / numpy.ndarray for the fast path as soon as the user has imported them."""
-    torch, numpy = sys.modules.get("torch"), sys.modules.get("numpy")
-    if torch is not None and _PLAIN[2] is None and isinstance(getattr(torch, "Tensor", None), type):
+    torch, numpy = library("torch"), library("numpy")
+    if torch is not None and _PLAIN[2] is None:
         _PLAIN[0], _PLAIN[2] = torch.Tensor, torch
-    if numpy is not None and isinstance(getattr(numpy, "ndarray", None), type):
+    if numpy is not None:
         _PLAIN[1] = numpy.ndarray
 
 
 def leaf_var(name: str, value: Any, kind: str) -> dict[str, Any]:
     """VAR of a tensor (kind "tensor") or numpy array (kind "ndarray")."""
     if kind == "tensor":
-        return tensor_var(name, value, sys.modules["torch"])
-    return array_var(name, value, sys.modules["numpy"].ndarray)
+        return tensor_var(name, value, library("torch"))
+    return array_var(name, value, library("numpy").ndarray)
 
 
 def other_var(name: str, value: Any) -> dict[str, Any]:
@@ -159,5 +163,7 @@ def other_var(name: str, value: Any) -> dict[str, Any]:
     except Exception:  # pragma: no cover - type() always has a name
         type_name = "object"
     var = blank_var(name, "other", type_name)
-    var["repr"] = safe_repr(value)
+    var["repr"], error = repr_and_error(value)
+    if error is not None:
+        add_note(var, _("repr() raised {error}").format(error=error))
     return var

@@ -8,23 +8,17 @@ never by ``repr`` (which would format their values).
 from __future__ import annotations
 
 import datetime
-import itertools
-import reprlib
-import sys
-from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+from explorer.core.summary.repr_text import ELLIPSIS, REPR_CHARS, clip, nested_repr, placeholder, safe_repr
+from explorer.core.summary.static import PRISTINE_BUILTINS, library, tcall, tget
+
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__all__ = ["ELLIPSIS", "PREVIEW_CHARS", "REPR_CHARS", "clip", "placeholder", "safe_repr", "tensor_preview",
+           "array_preview", "preview_budget", "format_values", "format_nested"]
+
 PREVIEW_CHARS = 80
-REPR_CHARS = 200
-ELLIPSIS = "…"
-
-
-def clip(text: str, limit: int) -> str:
-    """Cut *text* to at most *limit* characters, marking the cut with an ellipsis."""
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1] + ELLIPSIS
 
 
 def _format_scalar(x: Any) -> str:
@@ -39,7 +33,7 @@ def _format_scalar(x: Any) -> str:
         return str(x)
     if isinstance(x, (datetime.date, datetime.timedelta)):
         return str(x)  # datetime64/timedelta64 arrays: "2024-01-01", not "datetime.date(...)"
-    return safe_repr(x, 40)
+    return nested_repr(x, 40)  # an object array's items: their __repr__ is user code
 
 
 def _dot_floats(text: str) -> str:
@@ -150,17 +144,19 @@ def _spend_preview() -> bool:
 
 
 def tensor_preview(t: Any) -> str | None:
-    """Values of a small CPU tensor as text, or None when they cannot be read cheaply."""
+    """Values of a small strided CPU tensor as text, or None when they cannot be read cheaply."""
     if not _spend_preview():
         return None
     try:
-        if t.is_quantized:
+        if tget(t, "layout") is not library("torch").strided:
+            return None  # sparse data is read only after its indices are checked (summary.sparse)
+        if tget(t, "is_quantized"):
             # tolist() does not understand quantized dtypes; the real values do.
-            t = t.dequantize()
-        dtype = t.dtype
+            t = tcall(t, "dequantize")
+        dtype = tget(t, "dtype")
         kind = "f" if dtype.is_floating_point else ("o" if dtype.is_complex else "i")
-        return _format_any(t.tolist(), tuple(t.shape), kind)
-    except Exception:  # exotic tensors (functorch wrappers, sparse, ...) have no readable data
+        return _format_any(tcall(t, "tolist"), tuple(tget(t, "shape")), kind)
+    except Exception:  # noqa: BLE001 - exotic tensors (functorch wrappers, ...) have no readable data
         return None
 
 
@@ -174,130 +170,3 @@ def array_preview(a: Any) -> str | None:
         return _format_any(a.tolist(), tuple(a.shape), kind)
     except Exception:  # e.g. a subclass whose tolist() misbehaves
         return None
-
-
-def _heavy_object_text(obj: Any) -> str | None:
-    """Metadata-only text for a tensor, ndarray or nn.Module met inside another object."""
-    cls = type(obj)
-    torch = sys.modules.get("torch")
-    numpy = sys.modules.get("numpy")
-    try:
-        if torch is not None and issubclass(cls, torch.Tensor):
-            return f"{cls.__name__}(shape={list(obj.shape)}, dtype={obj.dtype})"
-        if numpy is not None and issubclass(cls, numpy.ndarray):
-            return f"{cls.__name__}(shape={list(obj.shape)}, dtype={obj.dtype})"
-        if torch is not None and issubclass(cls, torch.nn.Module):
-            return f"{cls.__name__}(…)"  # a module's repr walks its whole tree
-    except Exception:  # a nested or broken tensor may not know its shape
-        return f"{cls.__name__}(…)"
-    return None
-
-
-class _BoundedRepr(reprlib.Repr):
-    """reprlib made safe for the inspector.
-
-    Tensors, arrays and modules inside are described by metadata; containers are
-    shown in their own order without sorting (reprlib sorts dicts and sets, which
-    costs O(n log n) and compares tensors element-wise); subclasses of dict/list/
-    tuple (OrderedDict, namedtuple) are walked like their base instead of falling
-    back to their full ``repr``; big bytes and ints are cut before formatting.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.maxlevel = 3
-        self.maxlist = self.maxtuple = self.maxset = self.maxfrozenset = 10
-        self.maxdict = 8
-        self.maxstring = 80
-        self.maxlong = 60
-        self.maxother = REPR_CHARS
-
-    def repr1(self, x: Any, level: int) -> str:
-        text = _heavy_object_text(x)
-        if text is not None:
-            return text
-        cls = type(x)
-        if issubclass(cls, (dict, list, tuple, set, frozenset)):
-            return self._container(x, cls, level)
-        if isinstance(x, (bytes, bytearray)) and len(x) > self.maxstring:
-            # slice before repr: repr of a 1 GB bytes object would build a 4 GB string
-            return repr(x[: self.maxstring])[:-1] + ELLIPSIS + repr(x[:1])[-1]
-        if isinstance(x, int) and not isinstance(x, bool) and x.bit_length() > 4000:
-            # Python refuses (and would take quadratic time) to print such ints in decimal
-            return f"<int with {x.bit_length()} bits>"
-        return super().repr1(x, level)
-
-    def _container(self, x: Any, cls: type, level: int) -> str:
-        """dict/list/tuple/set and their subclasses, in iteration order, bounded."""
-        if cls.__module__ == "torch" and cls.__name__ == "Size":
-            return repr(x)  # torch.Size([2, 3]): a few ints, and the familiar spelling
-        exact = cls is dict or cls is list or cls is tuple or cls is set
-        name = cls.__name__
-        n = len(x)
-        if isinstance(x, dict):
-            items = OrderedDict.items(x) if isinstance(x, OrderedDict) else dict.items(x)
-            left, right = ("{", "}") if exact else (name + "({", "})")
-            return self._join(items, n, level, self.maxdict, left, right, pairs=True)
-        if isinstance(x, list):
-            left, right = ("[", "]") if exact else (name + "([", "])")
-            return self._join(list.__iter__(x), n, level, self.maxlist, left, right)
-        if isinstance(x, tuple):
-            # a namedtuple shows as Point(1, 2); a plain 1-tuple keeps its comma
-            left, right = ("(", ",)" if n == 1 else ")") if exact else (name + "(", ")")
-            return self._join(tuple.__iter__(x), n, level, self.maxtuple, left, right)
-        if not n:
-            return name + "()"
-        left, right = ("{", "}") if cls is set else (name + "({", "})")
-        return self._join(iter(x), n, level, self.maxset, left, right)
-
-    def _join(self, items: Any, n: int, level: int, most: int, left: str, right: str, pairs: bool = False) -> str:
-        if n and level <= 0:
-            return left + "…" + right
-        pieces = []
-        for item in itertools.islice(items, most):
-            if pairs:
-                pieces.append(self.repr1(item[0], level - 1) + ": " + self.repr1(item[1], level - 1))
-            else:
-                pieces.append(self.repr1(item, level - 1))
-        if n > most:
-            pieces.append("…")
-        return left + ", ".join(pieces) + right
-
-    def repr_instance(self, x: Any, level: int) -> str:
-        return placeholder_or_repr(x, self.maxother)
-
-
-def placeholder(x: Any) -> str:
-    """Text shown for an object whose ``repr`` raised."""
-    try:
-        name = type(x).__name__
-    except Exception:  # pragma: no cover - type() always has a name; belt and braces
-        name = "object"
-    return f"<{name} object (repr failed)>"
-
-
-def placeholder_or_repr(x: Any, limit: int) -> str:
-    """``repr(x)`` clipped to *limit*, or a placeholder if it raises."""
-    try:
-        text = repr(x)
-        if not isinstance(text, str):
-            return placeholder(x)
-    except Exception:  # the point of this function: user __repr__ may raise anything
-        return placeholder(x)
-    return clip(text, limit)
-
-
-_REPR = _BoundedRepr()
-
-
-def safe_repr(x: Any, limit: int = REPR_CHARS) -> str:
-    """A repr of at most *limit* characters that never raises and never formats tensor data."""
-    cls = type(x)
-    # Most namespace values are plain scalars: skip reprlib's dispatch for them.
-    # (Identity tests, not a set lookup: a hostile metaclass may make its classes unhashable.)
-    if cls is float or cls is bool or x is None or cls is int and x.bit_length() <= 4000 or cls is str and len(x) <= limit:
-        return clip(repr(x), limit)
-    try:
-        return clip(_REPR.repr(x), limit)
-    except Exception:  # reprlib walks containers whose items may misbehave
-        return placeholder(x)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
-import sys
 import types
 import warnings
 from typing import Any
 
 from explorer.core.summary.dispatch import summarize_into
+from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting, library
+
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
 
 # IPython puts these in the user namespace; they are not the user's variables.
 HIDDEN_NAMES = frozenset({"In", "Out", "exit", "quit", "get_ipython"})
@@ -19,23 +21,22 @@ _CODE_TYPES: tuple[type, ...] = (
     types.MethodDescriptorType, types.ClassMethodDescriptorType, types.GetSetDescriptorType,
     types.MemberDescriptorType, functools.partial, staticmethod, classmethod, property, type,
 )
-_SKIP_CACHE: dict[type, bool] = {}
+# id(class) -> (class, hidden?): identity keys, so a metaclass's __hash__/__eq__ is never called.
+_SKIP_CACHE: dict[int, tuple[type, bool]] = {}
 
 
 def is_hidden(name: Any, value: Any) -> bool:
     """True for names the inspector does not show: private names, IPython's, and code objects."""
-    if not isinstance(name, str) or name.startswith("_") or name in HIDDEN_NAMES:
+    if type(name) is not str or name.startswith("_") or name in HIDDEN_NAMES:
         return True
     cls = type(value)
-    try:
-        skip = _SKIP_CACHE.get(cls)
-    except TypeError:  # unhashable class object
-        return _is_code_type(cls)
-    if skip is None:
-        skip = _is_code_type(cls)
-        if len(_SKIP_CACHE) > 4096:
-            _SKIP_CACHE.clear()
-        _SKIP_CACHE[cls] = skip
+    cached = _SKIP_CACHE.get(id(cls))
+    if cached is not None and cached[0] is cls:
+        return cached[1]
+    skip = _is_code_type(cls)
+    if len(_SKIP_CACHE) > 4096:
+        _SKIP_CACHE.clear()
+    _SKIP_CACHE[id(cls)] = (cls, skip)
     return skip
 
 
@@ -44,7 +45,7 @@ def _is_code_type(cls: type) -> bool:
     try:
         if issubclass(cls, _CODE_TYPES):
             return True
-        numpy = sys.modules.get("numpy")
+        numpy = library("numpy")
         if numpy is not None:
             # np.sum & co. are not plain functions in numpy 2 but dispatcher objects.
             np_code = (numpy.ufunc, type(numpy.sum))
@@ -71,7 +72,7 @@ def array_entries(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
         The names are the VARs' ``name`` fields; they resolve with :func:`explorer.core.resolve.resolve`.
     """
     entries: list[tuple[dict, Any]] = []
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), inspecting():
         warnings.simplefilter("ignore")
         for name, value in list(namespace.items()):
             if not is_hidden(name, value):

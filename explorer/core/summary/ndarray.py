@@ -6,10 +6,13 @@ from typing import Any, Callable
 
 from explorer.core.summary.fields import add_note, blank_var, error_text
 from explorer.core.summary.format import array_preview, clip
+from explorer.core.summary.static import PRISTINE_BUILTINS, array_base, library, plain_array
+from explorer.core.summary.static import outermost_array as _outermost_plain
+
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
 
 PREVIEW_MAX_NUMEL = 16
 DTYPE_CHARS = 200
-_BASE_CHAIN_LIMIT = 64
 
 # str(dtype) costs several microseconds in numpy 2; dtypes are hashable and few.
 _DTYPE_TEXT: dict[Any, str] = {}
@@ -26,14 +29,20 @@ def _dtype_text(dtype: Any) -> str:
 
 
 def outermost_array(a: Any, ndarray: type) -> Any:
-    """The last ndarray in ``a.base, a.base.base, ...`` (the array that owns the allocation)."""
-    outer = a
-    for _ in range(_BASE_CHAIN_LIMIT):
-        base = outer.base
-        if not isinstance(base, ndarray):
-            break
-        outer = base
-    return outer
+    """The last ndarray in ``a.base, a.base.base, ...`` (the allocation's owner), as a plain view."""
+    return _outermost_plain(a)
+
+
+def readable_array(a: Any) -> Any:
+    """*a* itself for numpy's own classes (memmap, masked arrays); a plain view of a user subclass.
+
+    Reading a user subclass through a plain ``ndarray`` view never calls its
+    properties, ``__getitem__`` or ``__array_finalize__``.
+    """
+    cls = type(a)
+    if cls is library("numpy").ndarray or str(cls.__dict__.get("__module__", "")).startswith("numpy"):
+        return a
+    return plain_array(a)
 
 
 def byte_bounds(ptr: int, shape: tuple[int, ...], byte_strides: tuple[int, ...], itemsize: int) -> tuple[int, int]:
@@ -62,6 +71,8 @@ def array_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
 def _careful_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
     """Field group by field group; a group that fails is null with a note."""
     var = blank_var(name, "ndarray", type(a).__name__)
+    var["is_view"] = array_base(a) is not None
+    a = readable_array(a)
     var["device"] = "cpu"
     var["overlaps"] = []
     var["is_parameter"] = False
@@ -86,7 +97,7 @@ def _fast_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
     if any(s * item != b for s, b in zip(strides, byte_strides)):
         raise ValueError("byte strides are not multiples of the itemsize")
     ptr = a.ctypes.data
-    base = a.base
+    base = a.base  # an exact ndarray: its own attribute, no subclass code
     if base is None:
         low, nbytes = ptr, a.nbytes
         if any(s < 0 for s in byte_strides):
@@ -119,7 +130,6 @@ def _step_basics(a: Any, var: dict[str, Any], ndarray: type) -> None:
     var["numel"] = int(a.size)
     var["nbytes"] = int(a.nbytes)
     var["is_contiguous"] = bool(a.flags.c_contiguous)
-    var["is_view"] = a.base is not None
 
 
 def _step_strides(a: Any, var: dict[str, Any], ndarray: type) -> None:
@@ -138,7 +148,7 @@ def _step_memory(a: Any, var: dict[str, Any], ndarray: type) -> None:
     ptr = int(a.ctypes.data)
     var["data_ptr"] = ptr
     outer = outermost_array(a, ndarray)
-    outer_ptr = ptr if outer is a else int(outer.ctypes.data)
+    outer_ptr = int(outer.ctypes.data)
     low, high = byte_bounds(outer_ptr, outer.shape, outer.strides, outer.itemsize)
     var["storage"] = {"data_ptr": low, "nbytes": high - low}
     offset = ptr - low

@@ -13,6 +13,10 @@ from typing import Any, Callable
 
 from explorer.core.summary.fields import add_note, blank_var, error_text
 from explorer.core.summary.format import tensor_preview
+from explorer.core.summary.sparse import sparse_problem
+from explorer.core.summary.static import PRISTINE_BUILTINS, has_python_dispatch, tcall, tget
+
+__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
 
 PREVIEW_MAX_NUMEL = 16
 
@@ -37,11 +41,11 @@ def _layout_text(layout: Any) -> str:
 
 def grad_summary(grad: Any) -> dict[str, Any]:
     """The ``grad`` field: shape, dtype and (for at most 16 elements on CPU) a value preview."""
-    numel = grad.numel()
-    small = numel <= PREVIEW_MAX_NUMEL and grad.is_cpu
+    numel = tcall(grad, "numel")
+    small = numel <= PREVIEW_MAX_NUMEL and tget(grad, "is_cpu")
     return {
-        "shape": [int(d) for d in grad.shape],
-        "dtype": _text(grad.dtype),
+        "shape": [int(d) for d in tget(grad, "shape")],
+        "dtype": _text(tget(grad, "dtype")),
         "preview": tensor_preview(grad) if small else None,
     }
 
@@ -124,10 +128,10 @@ def _is_lazy(cls: type, torch: Any) -> bool:
 
 
 def _step_layout(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
-    layout = t.layout
+    layout = tget(t, "layout")
     state["strided"] = layout is torch.strided
     var["layout"] = _layout_text(layout)
-    state["nested"] = bool(t.is_nested)
+    state["nested"] = bool(tget(t, "is_nested"))
 
 
 def _step_shape(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
@@ -136,20 +140,20 @@ def _step_shape(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) 
     if state.get("nested"):
         add_note(var, "nested tensor: its parts have different shapes, so there is no single shape")
     else:
-        var["shape"] = [int(d) for d in t.shape]
-    numel = int(t.numel())
+        var["shape"] = [int(d) for d in tget(t, "shape")]
+    numel = int(tcall(t, "numel"))
     var["numel"] = numel
     state["numel"] = numel
 
 
 def _step_dtype(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
-    dtype = t.dtype
+    dtype = tget(t, "dtype")
     var["dtype"] = _text(dtype)
     var["itemsize"] = int(dtype.itemsize)
 
 
 def _step_device(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
-    device = t.device
+    device = tget(t, "device")
     var["device"] = _text(device)
     state["device_type"] = device.type
 
@@ -160,12 +164,12 @@ def _step_strides(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]
     if state.get("nested") or not state["strided"]:
         _note_no_strides(t, var, state)
         return
-    strides = [int(s) for s in t.stride()]
+    strides = [int(s) for s in tcall(t, "stride")]
     var["strides"] = strides
     item = var["itemsize"]
     var["byte_strides"] = None if item is None else [s * item for s in strides]
-    var["storage_offset"] = int(t.storage_offset())
-    var["is_contiguous"] = bool(t.is_contiguous())
+    var["storage_offset"] = int(tcall(t, "storage_offset"))
+    var["is_contiguous"] = bool(tcall(t, "is_contiguous"))
 
 
 def _note_no_strides(t: Any, var: dict[str, Any], state: dict[str, Any]) -> None:
@@ -174,7 +178,7 @@ def _note_no_strides(t: Any, var: dict[str, Any], state: dict[str, Any]) -> None
     extra = ""
     if str(var["layout"]).startswith("sparse"):
         try:
-            extra = f" (stores {int(t._nnz())} non-zero values)"
+            extra = f" (stores {int(tcall(t, '_nnz'))} non-zero values)"
         except Exception:  # _nnz is private and layout-specific
             extra = ""
     add_note(var, f"{kind} tensor: no strides{extra}")
@@ -189,12 +193,12 @@ def _step_memory(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any])
         add_note(var, "meta tensor: shape and dtype only, no data or storage")
         return
     try:
-        var["data_ptr"] = int(t.data_ptr())
+        var["data_ptr"] = int(tcall(t, "data_ptr"))
     except Exception as exc:
         var["data_ptr"] = 0
         add_note(var, _no_storage_reason(t, exc, torch))
         return
-    storage = t.untyped_storage()
+    storage = tcall(t, "untyped_storage")
     var["storage"] = {"data_ptr": int(storage.data_ptr()), "nbytes": int(storage.nbytes())}
 
 
@@ -205,7 +209,7 @@ def _no_storage_reason(t: Any, exc: BaseException, torch: Any) -> str:
             return "functorch-wrapped tensor (leaked from vmap/grad): no storage of its own"
     except Exception:  # private API; fall back to the raw error text
         pass
-    layout = str(getattr(t, "layout", ""))
+    layout = str(tget(t, "layout"))
     if "sparse" in layout:
         return f"{layout.removeprefix('torch.')} tensor: no single storage"
     return error_text("storage", exc)
@@ -214,30 +218,36 @@ def _no_storage_reason(t: Any, exc: BaseException, torch: Any) -> str:
 def _step_nbytes(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
     # A sparse tensor's "nbytes" would be its dense size (or raise): not memory it uses.
     if not state["lazy"] and not str(var["layout"]).startswith("sparse"):
-        var["nbytes"] = int(t.nbytes)
+        var["nbytes"] = int(tget(t, "nbytes"))
 
 
 def _step_autograd(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
-    var["requires_grad"] = bool(t.requires_grad)
-    is_leaf = bool(t.is_leaf)
+    var["requires_grad"] = bool(tget(t, "requires_grad"))
+    is_leaf = bool(tget(t, "is_leaf"))
     var["is_leaf"] = is_leaf
-    retains = bool(t.retains_grad)
+    retains = bool(tget(t, "retains_grad"))
     var["retains_grad"] = retains
-    grad_fn = t.grad_fn
+    grad_fn = tget(t, "grad_fn")
     var["grad_fn"] = None if grad_fn is None else type(grad_fn).__name__
     if is_leaf or retains:
-        grad = t.grad
+        grad = tget(t, "grad")
         var["grad"] = None if grad is None else grad_summary(grad)
 
 
 def _step_view(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
     if not state["lazy"]:
-        var["is_view"] = bool(t._is_view())
+        var["is_view"] = bool(tcall(t, "_is_view"))
 
 
 def _step_preview(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
+    if not state.get("strided", True):
+        problem = sparse_problem(t)  # the values of a sparse tensor are never previewed; say if they are unsafe
+        if problem is not None:
+            add_note(var, problem)
+        return
     numel = state.get("numel")
-    if numel is not None and numel <= PREVIEW_MAX_NUMEL and state.get("device_type") == "cpu":
+    if numel is not None and numel <= PREVIEW_MAX_NUMEL and state.get("device_type") == "cpu" \
+            and not has_python_dispatch(t):  # tolist() on such a subclass runs its __torch_dispatch__
         var["preview"] = tensor_preview(t)
 
 

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from explorer.core.summary.sparse import check_sparse
+
 #: Hard caps on one window, so a hostile request cannot make the kernel build a huge reply.
 MAX_ROWS = 1000
 MAX_COLS = 1000
@@ -247,6 +249,7 @@ def _torch_window(torch: Any, t: Any, lay: _Layout) -> tuple[np.ndarray, list | 
     if lay.row1 <= lay.row0 or lay.col1 <= lay.col0:
         return _torch_to_numpy(torch, torch.empty((0, 0), dtype=t.dtype)), []
     if t.layout != torch.strided:
+        check_sparse(t)  # indices that do not fit the shape would make the reads below crash Python
         return _sparse_window(torch, t, lay), None
     win = _to_2d(t.detach()[_key(lay)], lay)
     positions = _positions(int(t.storage_offset()), [int(s) for s in t.stride()], lay)
