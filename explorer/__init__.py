@@ -1,3 +1,20 @@
-"""Tensor Explorer: see what every tensor and array is."""
+"""Tensor Explorer: see what every tensor and array is.
+
+``%load_ext explorer`` in any IPython kernel installs the kernel side (a Jupyter
+comm target) that the window and the CLI talk to; see :mod:`explorer.protocol`.
+"""
 
 __version__ = "0.1.0"
+
+
+def load_ipython_extension(shell):  # type: ignore[no-untyped-def]
+    """Called by ``%load_ext explorer``: register the comm target in this kernel."""
+    from explorer.core.agent.extension import load_ipython_extension as load
+
+    load(shell)
+
+
+def unload_ipython_extension(shell):  # type: ignore[no-untyped-def]
+    from explorer.core.agent.extension import unload_ipython_extension as unload
+
+    unload(shell)

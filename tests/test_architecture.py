@@ -16,6 +16,8 @@ FORBIDDEN = {
              "explorer.app", "explorer.cli"),
     "kernel": ("explorer.ui", "explorer.app", "explorer.cli", "matplotlib.pyplot"),
     "ui": ("torch", "matplotlib.pyplot", "explorer.app", "explorer.cli"),
+    "protocol": ("torch", "numpy", "PySide6", "qtconsole", "jupyter_client", "explorer.core", "explorer.kernel",
+                 "explorer.ui"),
 }
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from explorer.cli.common import UsageError, fail, is_script
 from explorer.cli.table import format_table
+from explorer import protocol
 from explorer.kernel.headless import HeadlessKernel, KernelDiedError
 
 ARRAY_KINDS = ("tensor", "parameter", "ndarray")
@@ -47,12 +48,12 @@ def _load_into(kernel: HeadlessKernel, options: argparse.Namespace, script: str 
     target = options.target
     if script is not None:
         code = script
-        kernel.request("script_context", {"path": os.path.abspath(target)})
+        kernel.ask(protocol.ScriptContext(path=os.path.abspath(target)))
     else:
         path = target if "://" in target else os.path.abspath(target)
-        reply = kernel.request("prepare_load", {"path": path, "allow_pickle": options.allow_pickle})
-        result = reply.get("result") or {}
-        message = reply.get("error") or result.get("error")
+        reply = kernel.ask(protocol.PrepareLoad(path=path, allow_pickle=options.allow_pickle))
+        result = reply.result or {}
+        message = reply.message or result.get("error")
         if message:
             if result.get("needs_pickle") and not options.allow_pickle:
                 message = message.rstrip(".") + "; pass --allow-pickle to load it anyway."
@@ -66,20 +67,18 @@ def _load_into(kernel: HeadlessKernel, options: argparse.Namespace, script: str 
 
 
 def _after_run(kernel: HeadlessKernel, code: str, outcome: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """The agent's report after the run, and whether the script failed.
+    """The kernel's report after the run, and whether the script failed.
 
     ``sys.exit()`` / ``sys.exit(0)`` end the script normally: the kernel reports a SystemExit,
-    the explainer gives it no card, and the run counts as a success (with its hints).
+    the explainer gives it no card (the reply then carries the hints), and the run counts as a success.
     """
     failed = outcome["status"] == "error"
-    reply = kernel.request("after_run", {"code": code, "failed": failed, "exact_overlaps": True})
-    if "error" in reply:
-        raise RuntimeError(f"the inspector failed: {reply['error']}")
-    result = reply["result"]
+    reply = kernel.ask(protocol.AfterRun(code=code, failed=failed, exact_overlaps=True))
+    if not reply.ok or reply.result is None:
+        raise RuntimeError(f"the inspector failed: {reply.message}")
+    result = dict(reply.result)
     names = {o.get("ename") for o in outcome["outputs"] if o["type"] == "error"}
     if failed and result.get("error") is None and names == {"SystemExit"}:
-        hints = kernel.request("hints", {"code": code}).get("result")
-        result["hints"] = hints if isinstance(hints, list) else []
         failed = False
     return result, failed
 
@@ -187,17 +186,14 @@ def render_target(options: argparse.Namespace) -> int:
                 failed = outcome["status"] == "error"
             except KernelDiedError:
                 raise UsageError(f"{options.target} ended the kernel process before anything could be drawn.")
-            snapshot = kernel.request("snapshot", {"code": code}).get("result") or {"variables": []}
+            snapshot = kernel.ask(protocol.Snapshot(code=code)).result or {"variables": []}
             name = _pick_variable(snapshot["variables"], options.var)
-            params = {"name": name, "out": os.path.abspath(options.out)}
-            if options.layout:
-                params["layout"] = options.layout
-            reply = kernel.request("render", params)
+            reply = kernel.ask(protocol.Render(name=name, out=os.path.abspath(options.out), layout=options.layout))
     except UsageError as exc:
         return fail(str(exc), options.json)
-    if "error" in reply:
-        return fail(_sentence(reply["error"]), options.json)
-    facts = reply["result"]
+    if not reply.ok:
+        return fail(_sentence(reply.message), options.json)
+    facts = reply.result
     if options.json:
         print(json.dumps(facts))
     else:

@@ -1,44 +1,41 @@
-"""The GUI's kernel: start, run, interrupt, restart; silent agent requests as Qt callbacks.
+"""The window's kernel: start, run, interrupt, restart; the explorer comm's client; runs as signals.
 
-One kernel process, two clients: the console's (qtconsole shows only its own
-session's messages) and ours, which watches every execution on IOPub so code
-typed in the console updates the inspector too, and sends the agent's silent
-requests.
+One kernel process, two clients: the console's, and ours. Ours runs the
+editor's code (the console shows it as input from another client), watches
+every execution on IOPub (so code typed in the console updates the inspector
+too), and owns the explorer comm (:class:`~explorer.kernel.client.ExplorerClient`).
 """
 
 from __future__ import annotations
 
 import shutil
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from jupyter_client.session import Session
 from PySide6.QtCore import QObject, QTimer, Signal
 from qtconsole.manager import QtKernelManager
 from traitlets.config import Config
 
-from explorer.kernel.launch import (
-    INSTALL_CODE,
-    configure_manager,
-    kernel_env,
-    parse_expression_reply,
-    request_expression,
-)
+from explorer import protocol
+from explorer.kernel.client import ExplorerClient
+from explorer.kernel.launch import configure_manager, kernel_env
 
-Callback = Callable[[dict], None]
+R = TypeVar("R")
+#: How often the kernel is pinged until IOPub delivers (ZMQ's slow joiner drops early messages).
+IOPUB_PING_MS = 50
 
 
 class KernelSession(QObject):
-    """A local ipykernel with the explorer agent installed.
-
-    Signals carry plain data only (dicts and strings), never tensors.
-    """
+    """A local ipykernel with the explorer extension. Signals carry plain data only, never tensors."""
 
     status_changed = Signal(str)  # "starting" | "idle" | "busy" | "restarting" | "dead"
-    namespace_changed = Signal(dict)  # the agent's snapshot
-    run_finished = Signal(dict)  # {"code", "failed", "error", "hints"}
+    namespace_changed = Signal(dict)  # a protocol.SnapshotReply (full, or a delta)
+    run_started = Signal(dict)  # {"msg_id", "code", "mine"}
+    run_finished = Signal(dict)  # {"msg_id", "code", "mine", "failed", "error", "hints", "warnings", "problem"}
     kernel_died = Signal(str)
     kernel_restarted = Signal()
-    agent_installed = Signal()
+    ready = Signal(dict)  # the kernel's HelloReply, after every start and restart
+    problem = Signal(str, dict)  # see ExplorerClient.problem
 
     def __init__(self, cwd: str | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -49,18 +46,22 @@ class KernelSession(QObject):
         self.manager = QtKernelManager(config=config)
         self.manager.autorestart = True
         self._runtime = configure_manager(self.manager)
-        self.client: Any = None
-        self._pending: dict[str, Callback] = {}
+        self.kernel_client: Any = None
+        self.client: ExplorerClient | None = None
         self._runs: dict[str, dict[str, Any]] = {}
-        self._status = "dead"
-        self._installed = False
+        self._mine: set[str] = set()
+        self._status = "starting"
         self._iopub_seen = False
-        self.language = "en"
+        self._language = "en"
 
-    # -- life cycle ---------------------------------------------------------
+    # -- life cycle ---------------------------------------------------------------------
     @property
     def status(self) -> str:
         return self._status
+
+    @property
+    def is_ready(self) -> bool:
+        return self.client is not None and self.client.is_ready
 
     def start(self) -> None:
         """Start the kernel process and our client; returns at once (the kernel boots behind)."""
@@ -69,11 +70,14 @@ class KernelSession(QObject):
         self.manager.add_restart_callback(self._on_manager_restarting, "restart")
         self.manager.add_restart_callback(self._on_manager_dead, "dead")
         self.manager.kernel_restarted.connect(self._on_manager_kernel_restarted)
-        self.client = self._new_client()
-        self.client.start_channels()
-        self.client.iopub_channel.message_received.connect(self._on_iopub_message_received)
-        self.client.shell_channel.message_received.connect(self._on_shell_message_received)
-        self._install_agent()
+        self.kernel_client = self._new_client()
+        self.kernel_client.start_channels()
+        self.kernel_client.iopub_channel.message_received.connect(self._on_iopub_message_received)
+        self.kernel_client.shell_channel.message_received.connect(self._on_shell_message_received)
+        self.client = ExplorerClient(self.kernel_client, self._language, self)
+        self.client.ready.connect(self._on_client_ready)
+        self.client.problem.connect(self.problem)
+        self._connect_when_iopub_flows()
 
     def console_client(self) -> Any:
         """A second client for the console widget on the same kernel."""
@@ -90,8 +94,8 @@ class KernelSession(QObject):
 
     def shutdown(self) -> None:
         """Stop the kernel process (on quit)."""
-        if self.client is not None:
-            self.client.stop_channels()
+        if self.kernel_client is not None:
+            self.kernel_client.stop_channels()
         if self.manager.has_kernel:
             self.manager.shutdown_kernel(now=True)
         self.manager.cleanup_resources()
@@ -106,102 +110,103 @@ class KernelSession(QObject):
     def restart(self) -> None:
         """Restart the kernel process: the namespace is lost, the editor is not."""
         self._set_status("restarting")
-        self._fail_pending("the kernel restarted")
+        self._forget_runs("the kernel restarted")
         self.manager.restart_kernel(now=True)
         self._after_restart()
 
-    # -- running code and asking the agent ----------------------------------
+    # -- running code and asking --------------------------------------------------------------
     def execute(self, code: str) -> str:
-        """Run *code* visibly through our own client (the console normally does this)."""
-        return self.client.execute(code, store_history=True, allow_stdin=False)
+        """Run *code* visibly (the console shows it); returns the execution's message id."""
+        msg_id = self.kernel_client.execute(code, store_history=True, allow_stdin=False)
+        self._mine.add(msg_id)
+        return msg_id
 
-    def request(self, method: str, params: dict[str, Any], callback: Callback) -> None:
-        """Ask the agent; *callback* gets ``{"result": ...}`` or ``{"error": ...}`` on the GUI thread."""
-        if self.client is None or not self._installed:
-            QTimer.singleShot(0, lambda: callback({"error": "the kernel is still starting"}))
+    def ask(self, request: protocol.Request[R], on_reply: Callable[[protocol.Reply[R]], None],
+            valid: Callable[[], bool] | None = None) -> None:
+        """Ask the kernel (see :meth:`ExplorerClient.ask`); before start, the reply is an error."""
+        if self.client is None:
+            reply: protocol.Reply[Any] = protocol.Reply(False, error=protocol.ErrorInfo(
+                "NotStarted", "the kernel is still starting"))
+            QTimer.singleShot(0, lambda: on_reply(reply))
             return
-        msg_id = self.client.execute(
-            "", silent=True, store_history=False, user_expressions={"r": request_expression(method, params)}
-        )
-        self._pending[msg_id] = callback
+        self.client.ask(request, on_reply, valid)
 
     def set_language(self, lang: str) -> None:
-        """Language of the texts the agent writes (error cards, hints)."""
-        self.language = lang
-        if self._installed:
-            self.request("set_language", {"lang": lang}, lambda _reply: None)
+        """Language of the kernel's sentences; also sent in every handshake, so a restart keeps it."""
+        self._language = lang
+        if self.client is not None:
+            self.client.language = lang
+            if self.client.is_ready:
+                self.client.ask(protocol.SetLanguage(lang=lang), lambda _reply: None)
 
-    # -- internals ------------------------------------------------------------
+    # -- internals ----------------------------------------------------------------------------
     def _set_status(self, status: str) -> None:
         if status != self._status:
             self._status = status
             self.status_changed.emit(status)
 
-    def _install_agent(self) -> None:
-        self._installed = False
-        self._iopub_seen = False
-        msg_id = self.client.execute(INSTALL_CODE, silent=True, store_history=False)
-        self._pending[msg_id] = self._on_agent_install_replied
-
-    def _on_agent_install_replied(self, reply: dict) -> None:
-        if not self._iopub_seen:
-            # ZMQ's slow joiner: until IOPub delivers something, a run could finish unseen.
-            # Ask for kernel_info (which publishes busy/idle) until IOPub answers.
-            self.client.kernel_info()
-            QTimer.singleShot(50, lambda: self._on_agent_install_replied(reply))
+    def _connect_when_iopub_flows(self) -> None:
+        """Until IOPub delivers something, a reply on it could be lost: ping, then open the comm."""
+        if self.kernel_client is None:
             return
-        self._installed = True
-        self._set_status("idle")
-        self.set_language(self.language)
-        self.agent_installed.emit()
+        if not self._iopub_seen:
+            self.kernel_client.kernel_info()  # publishes busy/idle on IOPub
+            QTimer.singleShot(IOPUB_PING_MS, self._connect_when_iopub_flows)
+            return
+        assert self.client is not None
+        self.client.connect_comm()
+
+    def _on_client_ready(self, hello: dict) -> None:
+        if not self._runs:
+            self._set_status("idle")
+        self.ready.emit(hello)
 
     def _on_shell_message_received(self, msg: dict) -> None:
-        callback = self._pending.pop(msg["parent_header"].get("msg_id"), None)
-        if callback is None or msg["msg_type"] != "execute_reply":
-            return
-        content = msg["content"]
-        if "r" in (content.get("user_expressions") or {}) or content.get("status") != "ok":
-            callback(parse_expression_reply(content))
-        else:
-            callback({"result": None})
+        if self.client is not None:
+            self.client.on_shell_reply(msg)
 
     def _on_iopub_message_received(self, msg: dict) -> None:
         self._iopub_seen = True
+        if self.client is not None:
+            self.client.on_iopub(msg)
         kind = msg["msg_type"]
         parent = msg["parent_header"].get("msg_id")
         if kind == "execute_input":
-            self._runs[parent] = {"code": msg["content"].get("code", ""), "failed": False}
+            run = {"msg_id": parent, "code": msg["content"].get("code", ""), "failed": False,
+                   "mine": parent in self._mine}
+            self._runs[parent] = run
             self._set_status("busy")
+            self.run_started.emit(dict(run))
         elif kind == "error" and parent in self._runs:
             self._runs[parent]["failed"] = True
-        elif kind == "status":
-            state = msg["content"].get("execution_state")
-            if state == "idle" and parent in self._runs:
-                self._finish_run(self._runs.pop(parent))
+        elif kind == "status" and msg["content"].get("execution_state") == "idle" and parent in self._runs:
+            self._finish_run(self._runs.pop(parent))
 
     def _finish_run(self, run: dict[str, Any]) -> None:
+        self._mine.discard(run["msg_id"])
         if not self._runs:
             self._set_status("idle")
-        # overlaps: False keeps big namespaces fast; the inspector asks for the selected variable's
-        self.request("after_run", {"code": run["code"], "failed": run["failed"], "overlaps": False},
-                     lambda reply: self._on_after_run_replied(run, reply))
+        # overlaps=False keeps big namespaces fast; the inspector asks for the selected variable's
+        request = protocol.AfterRun(code=run["code"], failed=run["failed"], overlaps=False, delta=True)
+        self.ask(request, lambda reply: self._on_after_run_replied(run, reply))
 
-    def _on_after_run_replied(self, run: dict[str, Any], reply: dict) -> None:
-        result = reply.get("result")
+    def _on_after_run_replied(self, run: dict[str, Any], reply: protocol.Reply[Any]) -> None:
+        result = reply.result if reply.ok else None
         if not result:
-            self.run_finished.emit({**run, "error": None, "hints": [], "problem": reply.get("error")})
+            self.run_finished.emit({**run, "error": None, "hints": [], "warnings": [], "problem": reply.message})
             return
         self.namespace_changed.emit(result["snapshot"])
-        self.run_finished.emit({**run, "error": result.get("error"), "hints": result.get("hints") or []})
+        self.run_finished.emit({**run, "error": result.get("error"), "hints": result.get("hints") or [],
+                                "warnings": result.get("warnings") or [], "problem": None})
 
-    def _fail_pending(self, why: str) -> None:
-        pending, self._pending = self._pending, {}
+    def _forget_runs(self, why: str) -> None:
         self._runs.clear()
-        for callback in pending.values():
-            callback({"error": why})
+        self._mine.clear()
+        if self.client is not None:
+            self.client.fail_all(why)
 
     def _on_manager_restarting(self) -> None:
-        self._fail_pending("the kernel died")
+        self._forget_runs("the kernel died")
         self._set_status("restarting")
         self.kernel_died.emit("The kernel died (the code crashed or exited); restarting it. Your editor text is kept.")
 
@@ -214,5 +219,6 @@ class KernelSession(QObject):
 
     def _after_restart(self) -> None:
         self._runs.clear()
-        self._install_agent()
+        self._iopub_seen = False
         self.kernel_restarted.emit()
+        self._connect_when_iopub_flows()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from explorer import protocol
 from explorer.kernel.session import KernelSession
 
 TIMEOUT = 60_000
@@ -12,7 +13,7 @@ TIMEOUT = 60_000
 @pytest.fixture()
 def session(qtbot):
     s = KernelSession()
-    with qtbot.waitSignal(s.agent_installed, timeout=TIMEOUT):
+    with qtbot.waitSignal(s.ready, timeout=TIMEOUT):
         s.start()
     yield s
     s.shutdown()
@@ -37,9 +38,9 @@ def test_run_updates_the_namespace(qtbot, session) -> None:
 def test_request_round_trip(qtbot, session) -> None:
     _run(qtbot, session, "import numpy as np\na = np.zeros((2, 3))")
     replies = []
-    session.request("snapshot", {}, replies.append)
+    session.ask(protocol.Snapshot(), replies.append)
     qtbot.waitUntil(lambda: bool(replies), timeout=TIMEOUT)
-    assert [v["name"] for v in replies[0]["result"]["variables"]] == ["a"]
+    assert [v["name"] for v in replies[0].result["variables"]] == ["a"]
 
 
 def test_stop_interrupts_an_endless_loop(qtbot, session, tmp_path) -> None:
@@ -55,7 +56,7 @@ def test_stop_interrupts_an_endless_loop(qtbot, session, tmp_path) -> None:
 
 
 def test_kernel_death_restarts_automatically(qtbot, session) -> None:
-    with qtbot.waitSignals([session.kernel_died, session.kernel_restarted, session.agent_installed], timeout=TIMEOUT):
+    with qtbot.waitSignals([session.kernel_died, session.kernel_restarted, session.ready], timeout=TIMEOUT):
         session.execute("import os; os._exit(1)")
     run = _run(qtbot, session, "alive = 41 + 1")
     assert run["failed"] is False
@@ -63,9 +64,9 @@ def test_kernel_death_restarts_automatically(qtbot, session) -> None:
 
 def test_manual_restart_clears_the_namespace(qtbot, session) -> None:
     _run(qtbot, session, "x = 5")
-    with qtbot.waitSignal(session.agent_installed, timeout=TIMEOUT):
+    with qtbot.waitSignal(session.ready, timeout=TIMEOUT):
         session.restart()
     replies = []
-    session.request("snapshot", {}, replies.append)
+    session.ask(protocol.Snapshot(), replies.append)
     qtbot.waitUntil(lambda: bool(replies), timeout=TIMEOUT)
-    assert replies[0]["result"]["variables"] == []
+    assert replies[0].result["variables"] == []

@@ -1,242 +1,195 @@
-"""The agent installed in the kernel: answers the GUI's silent requests with JSON.
+"""The kernel side's answers: one handler per request type of :mod:`explorer.protocol`.
 
-The kernel layer evaluates ``__tensor_explorer__.call(method, params_json)`` as a
-``user_expression``; the returned object's ``repr`` *is* the JSON reply, so the
-reply travels without being printed and without a second encoding.
+Handlers are registered by request class in :data:`HANDLERS` (no lookup by
+attribute name): a reader goes from ``protocol.Image`` to :meth:`Agent.image`
+through the table at the end of this module. A handler gets the typed request
+and returns the reply's dict; a ``ValueError`` carries one sentence for the user.
 """
 
 from __future__ import annotations
 
-import base64
-import json
+import os
 import sys
 import threading
-import traceback
 from typing import Any, Callable
 
-from explorer.core.resolve import ResolveError, resolve
-
-AGENT_NAME = "__tensor_explorer__"
-
-
-class JsonReply:
-    """An object whose ``repr`` is its JSON text (what ``user_expressions`` send back)."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, payload: Any) -> None:
-        self.text = json.dumps(_jsonable(payload), allow_nan=False, separators=(",", ":"))
-
-    def __repr__(self) -> str:
-        return self.text
+from explorer import protocol
+from explorer.core import i18n
+from explorer.core.resolve import resolve
 
 
-def _jsonable(obj: Any) -> Any:
-    """Make *obj* strict JSON: bytes become base64 text, NaN/Inf become strings."""
-    if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
-    if isinstance(obj, (bytes, bytearray, memoryview)):
-        return {"__bytes__": base64.b64encode(bytes(obj)).decode("ascii")}
-    if isinstance(obj, float) and (obj != obj or obj in (float("inf"), float("-inf"))):
-        return repr(obj)
-    return obj
+class ClientState:
+    """What the kernel remembers per client (comm): the last snapshot sent and the change tracker."""
+
+    def __init__(self) -> None:
+        from explorer.core.snapshot.changes import ChangeTracker
+        from explorer.core.snapshot.copy_hints import CopyHints
+        from explorer.core.snapshot.delta import SnapshotDelta
+
+        self.delta = SnapshotDelta()
+        self.tracker = ChangeTracker()
+        self.copy_hints = CopyHints()
 
 
 class Agent:
-    """Dispatches requests from the GUI to :mod:`explorer.core` functions.
+    """Answers requests about the user's namespace without ever keeping a copy of it.
 
     Parameters
     ----------
-    namespace : dict
-        The user namespace (IPython's ``user_ns``).
-    hidden : set of str, optional
-        Names the GUI never shows (IPython's own variables).
+    namespace : callable
+        Returns the user namespace now (IPython's ``user_ns``, read at every
+        request: ``%reset -f`` may have emptied it).
+    hidden : callable
+        Returns names the inspector never shows (IPython's ``user_ns_hidden``).
+    code_filenames : callable
+        Returns the file names IPython compiled user cells under (to tell user frames).
     """
 
-    def __init__(self, namespace: dict[str, Any], hidden: set[str] | None = None) -> None:
-        self.namespace = namespace
-        self.hidden = set(hidden or ())
-        self.hidden.add(AGENT_NAME)
-        self.lang = "en"
-        self.code_filenames: Callable[[], set[str]] = lambda: set()
-        self._tracker = None
-        self._copy_hints = None
-        self._script_dir: str | None = None  # the folder do_script_context put on sys.path
+    def __init__(self, namespace: Callable[[], dict[str, Any]], hidden: Callable[[], Any] = lambda: (),
+                 code_filenames: Callable[[], set[str]] = set) -> None:
+        self._namespace = namespace
+        self._hidden = hidden
+        self.code_filenames = code_filenames
+        self.warnings: list[dict[str, Any]] = []  # recorded by the extension during the last run
+        self._script_dir: str | None = None
         self._jobs: dict[int, Any] = {}
         self._next_job = 1
 
-    # -- entry point -------------------------------------------------------
-    def call(self, method: str, params_json: str = "{}") -> JsonReply:
-        """Run one request; never raises (errors come back as ``{"error": ...}``)."""
-        try:
-            params = json.loads(params_json) if params_json else {}
-            handler = getattr(self, "do_" + method, None)
-            if handler is None:
-                return JsonReply({"error": f"unknown request {method!r}"})
-            return JsonReply(self._localized(method, {"result": handler(**params)}))
-        except (ResolveError, ValueError) as exc:
-            # core functions raise these with one sentence meant for the user
-            return JsonReply(self._localized(method, {"error": str(exc)}))
-        except BaseException as exc:  # noqa: BLE001 - the GUI must get an answer
-            if isinstance(exc, KeyboardInterrupt):
-                return JsonReply({"error": "interrupted"})
-            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            return JsonReply({"error": detail, "traceback": traceback.format_exc(limit=8)})
-
-    def _localized(self, method: str, reply: dict) -> dict:
-        """The reply with its sentences for the user in the GUI's language (the core writes English)."""
-        if not self.lang.startswith("zh"):
-            return reply
-        from explorer.core.text_zh import localize
-
-        return localize(method, reply)
-
+    # -- the namespace --------------------------------------------------------------
     def user_namespace(self) -> dict[str, Any]:
-        """The user's variables, without IPython's and the agent's own names."""
-        return {k: v for k, v in self.namespace.items() if k not in self.hidden}
+        """The user's variables, without IPython's own names."""
+        hidden = self._hidden()
+        return {k: v for k, v in self._namespace().items() if k not in hidden}
 
     def value(self, name: str) -> Any:
         return resolve(self.user_namespace(), name)
 
-    # -- namespace ----------------------------------------------------------
-    def do_snapshot(self, exact_overlaps: bool = False, code: str = "", overlaps: bool = True) -> dict:
-        """Summaries of every user variable, memory facts and what changed since last time."""
+    # -- handlers ---------------------------------------------------------------------
+    def hello(self, req: protocol.Hello, client: ClientState) -> dict:
+        from explorer import __version__
+
+        client.delta.reset()
+        i18n.set_language(req.language)
+        return {"protocol": protocol.PROTOCOL_VERSION, "package": __version__,
+                "python": sys.version.split()[0], "pid": os.getpid(), "language": i18n.language()}
+
+    def snapshot(self, req: protocol.Snapshot | protocol.AfterRun, client: ClientState) -> dict:
+        """Summaries of every user variable, memory facts and what changed since this client's last snapshot."""
         from explorer.core.snapshot.build import build_snapshot
-        from explorer.core.snapshot.changes import ChangeTracker
-        from explorer.core.snapshot.copy_hints import CopyHints
 
         ns = self.user_namespace()
-        snap = build_snapshot(ns, exact_overlaps=exact_overlaps, overlaps=overlaps)
-        if self._tracker is None:
-            self._tracker, self._copy_hints = ChangeTracker(), CopyHints()
-        self._copy_hints.update(code, ns, snap["variables"])
-        snap["changes"] = self._tracker.update(ns, snap["variables"], code)
+        snap = build_snapshot(ns, exact_overlaps=req.exact_overlaps, overlaps=req.overlaps)
+        variables = snap.pop("variables")
+        client.copy_hints.update(req.code, ns, variables)
+        snap["changes"] = client.tracker.update(ns, variables, req.code)
+        snap.update(client.delta.make(variables, delta=getattr(req, "delta", False)))
         torch = sys.modules.get("torch")
-        snap["torch_version"] = getattr(torch, "__version__", None) if torch else None
-        snap["grad_enabled"] = bool(torch.is_grad_enabled()) if torch else True
+        snap["torch_version"] = str(getattr(torch, "__version__", "")) or None if torch else None
+        try:
+            snap["grad_enabled"] = bool(torch.is_grad_enabled()) if torch else True
+        except Exception:  # noqa: BLE001 - a half-imported or replaced torch
+            snap["grad_enabled"] = True
         return snap
 
-    def do_after_run(self, code: str = "", failed: bool = False, exact_overlaps: bool = False,
-                     overlaps: bool = True) -> dict:
-        """Everything the GUI needs after one execution, in one round trip.
-
-        Each part fails on its own: a broken explainer must not hide the snapshot.
-        """
-        out: dict[str, Any] = {"snapshot": self.do_snapshot(exact_overlaps=exact_overlaps, code=code, overlaps=overlaps)}
-        out["error"] = self._guarded(self.do_explain_error) if failed else None
-        hints = [] if failed else self._guarded(self.do_hints, code=code)
+    def after_run(self, req: protocol.AfterRun, client: ClientState) -> dict:
+        """Everything the window needs after one execution; each part fails on its own."""
+        out: dict[str, Any] = {"snapshot": self.snapshot(req, client)}
+        out["error"] = _guarded(self._explain_error, req.code) if req.failed else None
+        # A run that failed without a card ended with a clean sys.exit(): it gets hints like any success.
+        hints = [] if out["error"] is not None else _guarded(self._hints, req.code)
         out["hints"] = hints if isinstance(hints, list) else []
+        out["warnings"], self.warnings = [w for w in self.warnings if w], []
         return out
 
-    @staticmethod
-    def _guarded(fn: Callable[..., Any], **kwargs: Any) -> Any:
-        try:
-            return fn(**kwargs)
-        except Exception as exc:  # noqa: BLE001 - reported, not raised
-            return {"type": type(exc).__name__, "message": str(exc), "internal": True}
+    def overlaps(self, req: protocol.Overlaps, client: ClientState) -> dict:
+        from explorer.core.memory.relations import describe_relations
 
-    def do_overlaps(self, name: str) -> dict:
-        """Exact byte overlaps of one variable with every other (bounded work)."""
-        from explorer.core.memory.groups import overlaps_of
+        return describe_relations(self.user_namespace(), req.name)
 
-        return overlaps_of(self.user_namespace(), name)
+    def set_language(self, req: protocol.SetLanguage, client: ClientState) -> dict:
+        return {"lang": i18n.set_language(req.lang)}
 
-    def do_script_context(self, path: str | None) -> dict:
-        """Run code as the script at *path*: ``__file__`` set, its folder importable (like ``python path``)."""
-        import os
-
+    def script_context(self, req: protocol.ScriptContext, client: ClientState) -> dict:
+        """Run later code as the script at ``path``: ``__file__`` set, its folder importable."""
         if self._script_dir is not None and self._script_dir in sys.path:
             sys.path.remove(self._script_dir)
         self._script_dir = None
-        if not path:
-            self.namespace.pop("__file__", None)
+        ns = self._namespace()
+        if not req.path:
+            ns.pop("__file__", None)
             return {"path": None}
-        path = os.path.abspath(path)
-        self.namespace["__file__"] = path
+        path = os.path.abspath(req.path)
+        ns["__file__"] = path
         folder = os.path.dirname(path)
         if folder not in sys.path:
             sys.path.insert(0, folder)
             self._script_dir = folder
         return {"path": path}
 
-    def do_set_language(self, lang: str) -> dict:
-        self.lang = lang
-        return {"lang": lang}
-
-    # -- details for the selected variable ---------------------------------
-    def do_image(self, name: str, **options: Any) -> dict:
+    def image(self, req: protocol.Image, client: ClientState) -> dict:
         from explorer.core.image.payload import image_payload
 
-        return image_payload(self.value(name), name=name, **options)
+        return image_payload(self.value(req.name), name=req.name, layout=req.layout, channel=req.channel,
+                             max_width=req.max_width, max_height=req.max_height)
 
-    def do_values(self, name: str, **options: Any) -> dict:
-        from explorer.core.values.window import value_window
-
-        return value_window(self.value(name), **options)
-
-    def do_memory_map(self, name: str, **options: Any) -> dict:
-        from explorer.core.memory.map import memory_map
-
-        return memory_map(self.user_namespace(), name, **options)
-
-    def do_render(self, name: str, out: str, **options: Any) -> dict:
-        """Write the image canvas's pixels for *name* to a PNG file (the CLI's ``render``)."""
+    def render(self, req: protocol.Render, client: ClientState) -> dict:
         from explorer.core.image.payload import render_png
 
-        return render_png(self.value(name), out, name=name, **options)
+        return render_png(self.value(req.name), req.out, name=req.name, layout=req.layout)
 
-    def do_graph(self, name: str, **options: Any) -> dict:
+    def values(self, req: protocol.Values, client: ClientState) -> dict:
+        from explorer.core.values.window import value_block
+
+        return value_block(self.value(req.name), row_dim=req.row_dim, col_dim=req.col_dim, index=req.index,
+                           row0=req.row0, col0=req.col0, nrows=req.nrows, ncols=req.ncols)
+
+    def memory_map(self, req: protocol.MemoryMap, client: ClientState) -> dict:
+        from explorer.core.memory.map import memory_map
+
+        return memory_map(self.user_namespace(), req.name, max_cells=req.max_cells)
+
+    def graph(self, req: protocol.Graph, client: ClientState) -> dict:
         from explorer.core.graph.autograd import autograd_graph
 
-        return autograd_graph(self.value(name), self.user_namespace(), name=name, **options)
+        return autograd_graph(self.value(req.name), self.user_namespace(), name=req.name, max_nodes=req.max_nodes)
 
-    # -- statistics run in a thread so the kernel stays responsive ----------
-    def do_stats_start(self, name: str, **options: Any) -> dict:
+    def stats_start(self, req: protocol.StatsStart, client: ClientState) -> dict:
+        """Start statistics in a thread, so the kernel keeps answering (and Stop works) meanwhile."""
         from explorer.core.stats.job import StatsJob
 
-        job = StatsJob(self.value(name), **options)
-        job_id = self._next_job
-        self._next_job += 1
+        job = StatsJob(self.value(req.name), bins=req.bins, chunk_elements=req.chunk_elements)
+        job_id, self._next_job = self._next_job, self._next_job + 1
         self._jobs[job_id] = job
         threading.Thread(target=job.run, name=f"te-stats-{job_id}", daemon=True).start()
         return {"job": job_id}
 
-    def do_stats_poll(self, job: int) -> dict:
-        stats_job = self._jobs.get(job)
-        if stats_job is None:
-            return {"state": "unknown"}
-        status = stats_job.status()
+    def stats_poll(self, req: protocol.StatsPoll, client: ClientState) -> dict:
+        job = self._jobs.get(req.job)
+        if job is None:
+            return {"state": "unknown", "progress": 0.0, "result": None, "error": None}
+        status = job.status()
         if status["state"] in ("done", "cancelled", "failed"):
-            self._jobs.pop(job, None)
+            self._jobs.pop(req.job, None)
         return status
 
-    def do_stats_cancel(self, job: int) -> dict:
-        stats_job = self._jobs.get(job)
-        if stats_job is not None:
-            stats_job.cancel()
-            if stats_job.status()["state"] in ("done", "cancelled", "failed"):
-                self._jobs.pop(job, None)  # nobody polls a cancelled job again
-        return {"job": job}
+    def stats_cancel(self, req: protocol.StatsCancel, client: ClientState) -> dict:
+        job = self._jobs.get(req.job)
+        if job is not None:
+            job.cancel()
+            if job.status()["state"] in ("done", "cancelled", "failed"):
+                self._jobs.pop(req.job, None)  # nobody polls a cancelled job again
+        return {"job": req.job}
 
-    # -- errors and files ---------------------------------------------------
-    def do_explain_error(self) -> dict | None:
-        """Explain the last exception IPython showed (``sys.last_value``), or None."""
-        from explorer.core.errors.explain import explain
+    def prepare_load(self, req: protocol.PrepareLoad, client: ClientState) -> dict:
+        from explorer.core.files.prepare import FileLoadError, prepare_load
 
-        exc = getattr(sys, "last_value", None)
-        if exc is None:
-            return None
-        return explain(exc, self.user_namespace(), code_filenames=self.code_filenames(), lang=self.lang)
+        try:
+            return prepare_load(req.path, name=req.name, taken=set(self.user_namespace()),
+                                allow_pickle=req.allow_pickle)
+        except FileLoadError as exc:
+            return {"error": str(exc), "needs_pickle": bool(getattr(exc, "needs_pickle", False))}
 
-    def do_hints(self, code: str = "") -> list:
-        """Teaching hints after a run that raised nothing (e.g. grads all None, torch.Tensor(2, 3))."""
-        from explorer.core.errors.explain import hints
-
-        return hints(code, self.user_namespace(), lang=self.lang)
-
-    def do_clear_error(self) -> dict:
+    def clear_error(self, req: protocol.ClearError, client: ClientState) -> dict:
         for attr in ("last_type", "last_value", "last_traceback", "last_exc"):
             if hasattr(sys, attr):
                 try:
@@ -245,34 +198,56 @@ class Agent:
                     pass
         return {}
 
-    def do_prepare_load(self, path: str, name: str | None = None, allow_pickle: bool = False) -> dict:
-        from explorer.core.files.prepare import FileLoadError, prepare_load
+    # -- error cards ----------------------------------------------------------------------
+    def _explain_error(self, code: str) -> dict | None:
+        """Explain the last exception IPython showed (``sys.last_value``), or None."""
+        from explorer.core.errors.explain import explain
 
-        try:
-            return prepare_load(path, name=name, taken=set(self.user_namespace()), allow_pickle=allow_pickle)
-        except FileLoadError as exc:
-            return {"error": str(exc), "needs_pickle": bool(getattr(exc, "needs_pickle", False))}
+        exc = getattr(sys, "last_value", None)
+        if exc is None:
+            return None
+        return explain(exc, self.user_namespace(), code_filenames=self.code_filenames(), code=code)
+
+    def _hints(self, code: str) -> list:
+        from explorer.core.errors.explain import hints
+
+        return hints(code, self.user_namespace())
+
+    def record_warning(self, message: Any, category: type, filename: str, lineno: int, code: str | None,
+                       frame: Any) -> None:
+        """Turn a warning the user's code raised into a quiet card, kept for the next ``after_run``."""
+        from explorer.core.errors.explain import explain_warning
+
+        card = explain_warning(message, category, filename, lineno, self.user_namespace(), code,
+                               code_filenames=self.code_filenames(), frame=frame)
+        if card is not None:
+            self.warnings.append(card)
 
 
-def install(shell: Any) -> Agent:
-    """Install the agent in an IPython shell (called inside the kernel)."""
-    hidden = set(getattr(shell, "user_ns_hidden", {}) or {})
-    agent = Agent(shell.user_ns, hidden=hidden)
-    compiler = getattr(shell, "compile", None)
-    filename_map = getattr(compiler, "_filename_map", None)
-    if isinstance(filename_map, dict):
-        agent.code_filenames = lambda: set(filename_map)
-    shell.user_ns[AGENT_NAME] = agent
-    shell.user_ns_hidden[AGENT_NAME] = agent
-    return agent
+def _guarded(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run one part of a reply; its failure is reported in its place, not raised."""
+    try:
+        return fn(*args)
+    except Exception as exc:  # noqa: BLE001 - reported, not raised
+        return {"type": type(exc).__name__, "message": str(exc), "internal": True}
 
 
-def decode_reply(text: str) -> dict:
-    """Parse a reply's JSON text, turning ``{"__bytes__": ...}`` back into ``bytes``."""
-
-    def hook(obj: dict) -> Any:
-        if len(obj) == 1 and "__bytes__" in obj:
-            return base64.b64decode(obj["__bytes__"])
-        return obj
-
-    return json.loads(text, object_hook=hook)
+#: Request type -> the Agent method that answers it.
+HANDLERS: dict[type[protocol.Request[Any]], Callable[[Agent, Any, ClientState], dict]] = {
+    protocol.Hello: Agent.hello,
+    protocol.AfterRun: Agent.after_run,
+    protocol.Snapshot: Agent.snapshot,
+    protocol.Overlaps: Agent.overlaps,
+    protocol.SetLanguage: Agent.set_language,
+    protocol.ScriptContext: Agent.script_context,
+    protocol.Image: Agent.image,
+    protocol.Render: Agent.render,
+    protocol.Values: Agent.values,
+    protocol.MemoryMap: Agent.memory_map,
+    protocol.Graph: Agent.graph,
+    protocol.StatsStart: Agent.stats_start,
+    protocol.StatsPoll: Agent.stats_poll,
+    protocol.StatsCancel: Agent.stats_cancel,
+    protocol.PrepareLoad: Agent.prepare_load,
+    protocol.ClearError: Agent.clear_error,
+}

@@ -46,6 +46,11 @@ def channel_count(shape: Sequence[int], layout: str) -> int:
     return 1 if axis is None else int(shape[axis])
 
 
+def channels_by_layout(shape: Sequence[int]) -> dict[str, int | None]:
+    """For each layout, the channels *shape* would have read that way (None where the rank differs)."""
+    return {lay: channel_count(shape, lay) if len(shape) == layout_ndim(lay) else None for lay in LAYOUTS}
+
+
 def dtype_family(dtype_str: str) -> str | None:
     """Classify a dtype name as 'bool', 'uint8', 'int', 'float', 'complex' or None (not drawable)."""
     name = str(dtype_str).removeprefix("torch.")

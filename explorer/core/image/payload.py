@@ -16,6 +16,7 @@ from explorer.core.image.layout import (
     CHANNEL_COUNTS,
     LAYOUTS,
     channel_count,
+    channels_by_layout,
     check_layout,
     detect_layout,
     dtype_family,
@@ -201,6 +202,7 @@ def image_payload(
     result = build_image(value, name=name, layout=layout, channel=channel,
                          max_width=max_width, max_height=max_height)
     result["pixels"] = result["pixels"].tobytes()
+    result["channels_by_layout"] = channels_by_layout(result["true_shape"])
     return result
 
 

@@ -48,6 +48,7 @@ def value_window(
     col0: int = 0,
     nrows: int = 40,
     ncols: int = 20,
+    binary: bool = False,
 ) -> dict:
     """Return one 2-d window of *value*'s elements as JSON-able cells.
 
@@ -64,6 +65,9 @@ def value_window(
         out-of-range entries are clamped.
     row0, col0, nrows, ncols : int
         The window, clamped to the data and to ``MAX_ROWS``/``MAX_COLS``/``MAX_CELLS``.
+    binary : bool, default False
+        True: numeric cells come as ``block`` (bytes of ``block_dtype``, shape
+        ``block_shape``) and ``rows`` is None; text cells always come as ``rows``.
 
     Returns
     -------
@@ -92,6 +96,7 @@ def value_window(
     else:
         win, positions = _numpy_window(value, lay)
     rows, kind, lo, hi = _cells(win)
+    block = _binary_block(win, kind) if binary else None
     return {
         "shape": shape,
         "dtype": str(value.dtype),
@@ -100,7 +105,10 @@ def value_window(
         "index": lay.index,
         "row0": lay.row0,
         "col0": lay.col0,
-        "rows": rows,
+        "rows": None if block is not None else rows,
+        "block": None if block is None else block.tobytes(),
+        "block_dtype": None if block is None else block.dtype.str,
+        "block_shape": [int(win.shape[0]), int(win.shape[1])] if win.ndim == 2 else [len(rows), len(rows[0]) if rows else 0],
         "row_labels": _labels(lay.row_dim, lay.row0, lay.row1),
         "col_labels": _labels(lay.col_dim, lay.col0, lay.col1),
         "total_rows": lay.total_rows,
@@ -319,6 +327,25 @@ def _numpy_layout(a: np.ndarray) -> tuple[int | None, list[int] | None]:
 
 
 # -- cells ----------------------------------------------------------------------
+def value_block(value: Any, **window: Any) -> dict:
+    """:func:`value_window` with numeric cells as one binary ``block`` (what the window's table reads)."""
+    return value_window(value, binary=True, **window)
+
+
+#: Window cells travel as these numpy dtypes (the GUI formats them; NaN/Inf stay numbers).
+_BLOCK_DTYPES = {"float": np.float64, "int": np.int64, "bool": np.bool_, "complex": np.complex128}
+
+
+def _binary_block(win: np.ndarray, kind: str) -> np.ndarray | None:
+    """The window as a C-contiguous array the GUI decodes with ``np.frombuffer``, or None for text cells."""
+    target = _BLOCK_DTYPES.get(kind)
+    if target is None or win.ndim != 2 or (win.dtype.kind == "O"):
+        return None
+    if kind == "int" and win.dtype.kind == "u" and win.dtype.itemsize == 8:
+        return None  # uint64 above 2**63 does not fit int64: keep the exact numbers as cells
+    return np.ascontiguousarray(win.astype(target, copy=False))
+
+
 def _cells(win: np.ndarray) -> tuple[list, str, Any, Any]:
     """JSON-able cells, the value kind and the finite min/max of the window."""
     k = win.dtype.kind

@@ -1,0 +1,109 @@
+"""One comm, one client: parse a request, answer it through the handler table, send the reply.
+
+Every request is answered exactly once, with a result or with an error as data
+(``{"type", "message"}``), never with a traceback on the user's console: while
+a handler runs, warnings are silenced, printed output is dropped and the
+interpreter is put back as it was (:class:`~explorer.core.agent.guard.Pristine`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import traceback
+import warnings
+from typing import Any, Callable
+
+from explorer import protocol
+from explorer.core.agent.guard import Pristine
+from explorer.core.agent.handlers import HANDLERS, Agent, ClientState
+from explorer.core.i18n import language
+
+#: Replies that never hold bytes or NaN (they are large: do not walk them).
+_PLAIN_JSON = (protocol.AfterRun, protocol.Snapshot)
+
+
+class CommEndpoint:
+    """Answers the requests arriving on one comm (one window or one CLI run)."""
+
+    def __init__(self, agent: Agent, send: Callable[[dict, list], None], guard: Pristine) -> None:
+        self.agent = agent
+        self.client = ClientState()
+        self._send = send
+        self._guard = guard
+
+    def on_message(self, data: Any) -> None:
+        """Handle one comm message's data (called by ipykernel on the main thread).
+
+        The reply is sent inside the guard too: serialising it must not meet the user's builtins.
+        """
+        with self._guard:
+            self._on_message(data)
+
+    def _on_message(self, data: Any) -> None:
+        request_id = data.get("id", -1) if isinstance(data, dict) else -1
+        try:
+            request_id, request = protocol.parse_request(data)
+        except protocol.ProtocolError as exc:
+            self._reply(request_id if isinstance(request_id, int) else -1,
+                        error=protocol.ErrorInfo("ProtocolError", str(exc)))
+            return
+        result, error = self.answer(request)
+        self._reply(request_id, result=result, error=error, plain=isinstance(request, _PLAIN_JSON))
+
+    def answer(self, request: protocol.Request[Any]) -> tuple[Any, protocol.ErrorInfo | None]:
+        """``(result, None)`` or ``(None, error)`` for one typed request; never raises."""
+        handler = HANDLERS[type(request)]
+        sink = io.StringIO()
+        try:
+            with warnings.catch_warnings(), contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+                warnings.simplefilter("ignore")
+                result = handler(self.agent, request, self.client)
+            return _localized(request.method, result), None
+        except ValueError as exc:  # the core's one sentence for the user (ResolveError included)
+            return None, protocol.ErrorInfo(type(exc).__name__, _localized_error(request.method, str(exc)))
+        except KeyboardInterrupt:
+            return None, protocol.ErrorInfo("KeyboardInterrupt", "interrupted")
+        except BaseException as exc:  # noqa: BLE001 - the client must get an answer, whatever happened
+            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+            return None, protocol.ErrorInfo(type(exc).__name__, detail)
+
+    def _reply(self, request_id: int, result: Any = None, error: protocol.ErrorInfo | None = None,
+               plain: bool = False) -> None:
+        if error is not None or plain:
+            self._send(protocol.reply_message(request_id, result, error), [])
+            return
+        payload, buffers = protocol.split_buffers(_binary_histogram(result))
+        self._send(protocol.reply_message(request_id, payload), buffers)
+
+
+def _binary_histogram(result: Any) -> Any:
+    """A finished statistics job's histogram counts and edges as little-endian buffers."""
+    if not isinstance(result, dict) or not isinstance(result.get("result"), dict):
+        return result
+    hist = result["result"].get("histogram")
+    if not isinstance(hist, dict) or not isinstance(hist.get("counts"), list):
+        return result
+    import numpy as np
+
+    hist = dict(hist, counts=np.asarray(hist["counts"], dtype="<i8").tobytes(),
+                edges=np.asarray(hist.get("edges") or [], dtype="<f8").tobytes())
+    return dict(result, result=dict(result["result"], histogram=hist))
+
+
+def _localized(method: str, result: Any) -> Any:
+    """Sentences the core still writes in English, in Chinese when the window is (until gettext covers them)."""
+    if not language().startswith("zh") or not isinstance(result, dict):
+        return result
+    from explorer.core.text_zh import localize
+
+    localized = localize(method, {"result": result})
+    return localized.get("result", result)
+
+
+def _localized_error(method: str, message: str) -> str:
+    if not language().startswith("zh"):
+        return message
+    from explorer.core.text_zh import localize
+
+    return str(localize(method, {"error": message}).get("error", message))

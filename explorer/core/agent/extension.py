@@ -1,0 +1,103 @@
+"""The IPython extension: ``%load_ext explorer`` registers the comm target in any IPython kernel.
+
+Nothing is put in the user's namespace: the agent reads ``user_ns`` through the
+shell at every request, so ``%reset -f``, ``del`` or shadowed names change
+nothing for the inspector. Warnings that the user's code raises are recorded
+(and still shown as usual) so the window can turn them into quiet cards.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from typing import Any
+
+from explorer import protocol
+from explorer.core.agent.comm import CommEndpoint
+from explorer.core.agent.guard import Pristine
+from explorer.core.agent.handlers import Agent
+
+#: Warnings kept per run (a loop that warns a million times must not fill the kernel's memory).
+MAX_WARNINGS = 20
+
+
+class Extension:
+    """The agent of one shell, the comm target, and the warning recorder."""
+
+    def __init__(self, shell: Any) -> None:
+        import numpy  # noqa: F401 - imported now so Pristine can put it back if the user breaks it
+
+        self.shell = shell
+        self.guard = Pristine()
+        compiler = getattr(shell, "compile", None)
+        filename_map = getattr(compiler, "_filename_map", None)
+        code_filenames = (lambda: set(filename_map)) if isinstance(filename_map, dict) else set
+        self.agent = Agent(lambda: shell.user_ns, lambda: shell.user_ns_hidden, code_filenames)
+        self.endpoints: dict[str, CommEndpoint] = {}
+        self._original_showwarning = warnings.showwarning
+        self._cell: str | None = None
+
+    # -- comm -------------------------------------------------------------------------
+    def register(self) -> None:
+        manager = self.shell.kernel.comm_manager
+        manager.register_target(protocol.COMM_TARGET, self._on_comm_opened)
+        self.shell.events.register("pre_run_cell", self._on_pre_run_cell)
+        warnings.showwarning = self._showwarning
+
+    def unregister(self) -> None:
+        manager = self.shell.kernel.comm_manager
+        manager.unregister_target(protocol.COMM_TARGET, self._on_comm_opened)
+        try:
+            self.shell.events.unregister("pre_run_cell", self._on_pre_run_cell)
+        except ValueError:
+            pass
+        if warnings.showwarning == self._showwarning:
+            warnings.showwarning = self._original_showwarning
+
+    def _on_comm_opened(self, comm: Any, _open_msg: dict) -> None:
+        def send(data: dict, buffers: list) -> None:
+            comm.send(data, buffers=buffers or None)
+
+        endpoint = CommEndpoint(self.agent, send, self.guard)
+        self.endpoints[comm.comm_id] = endpoint
+        comm.on_msg(lambda msg: endpoint.on_message(msg["content"]["data"]) if _has_data(msg) else None)
+        comm.on_close(lambda _msg: self.endpoints.pop(comm.comm_id, None))
+
+    # -- warnings ---------------------------------------------------------------------
+    def _on_pre_run_cell(self, info: Any = None) -> None:
+        self.agent.warnings = []
+        self._cell = getattr(info, "raw_cell", None)
+
+    def _showwarning(self, message: Any, category: type, filename: str, lineno: int,
+                     file: Any = None, line: str | None = None) -> None:
+        """Record a warning raised by the user's code as a card, then show it as Python would."""
+        if len(self.agent.warnings) < MAX_WARNINGS:
+            try:
+                with self.guard:
+                    self.agent.record_warning(message, category, filename, lineno, self._cell,
+                                              sys._getframe(1))
+            except Exception:  # noqa: BLE001 - recording must never hide the warning itself
+                pass
+        self._original_showwarning(message, category, filename, lineno, file, line)
+
+
+def _has_data(msg: Any) -> bool:
+    return isinstance(msg, dict) and isinstance(msg.get("content"), dict) and "data" in msg["content"]
+
+
+_loaded: dict[int, Extension] = {}
+
+
+def load_ipython_extension(shell: Any) -> None:
+    """Entry point of ``%load_ext explorer``; loading twice is harmless."""
+    if id(shell) in _loaded:
+        return
+    extension = Extension(shell)
+    extension.register()
+    _loaded[id(shell)] = extension
+
+
+def unload_ipython_extension(shell: Any) -> None:
+    extension = _loaded.pop(id(shell), None)
+    if extension is not None:
+        extension.unregister()

@@ -1,0 +1,70 @@
+"""The client end of the explorer comm, over any ``jupyter_client`` kernel client (no Qt here).
+
+It builds the ``comm_open`` and ``comm_msg`` messages a frontend sends on the
+shell channel, and reads the kernel's answers off IOPub: ``comm_msg`` replies
+to our comm, and a ``comm_close`` when the kernel has no such target (the
+extension is not loaded). Both the window's client and the CLI's use it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from explorer import protocol
+
+#: Loads the kernel side into a kernel that was not started with it (silently; nothing in user_ns).
+LOAD_EXTENSION_CODE = f"get_ipython().extension_manager.load_extension({protocol.EXTENSION!r})"
+
+
+@dataclass
+class Incoming:
+    """What one IOPub message means for our comm: a reply, or the comm closed."""
+
+    closed: bool
+    request_id: int | None = None
+    reply: protocol.Reply[Any] | None = None
+
+
+class CommChannel:
+    """Our comm's id and the messages that travel on it."""
+
+    def __init__(self, kernel_client: Any) -> None:
+        self.kernel_client = kernel_client
+        self.comm_id = uuid.uuid4().hex
+        self._ids = itertools.count(1)
+
+    def open(self) -> None:
+        """Ask the kernel to open the comm (the extension's target answers, or the kernel closes it)."""
+        content = {"comm_id": self.comm_id, "target_name": protocol.COMM_TARGET, "data": {}}
+        self._send("comm_open", content)
+
+    def close(self) -> None:
+        self._send("comm_close", {"comm_id": self.comm_id, "data": {}})
+
+    def send(self, request: protocol.Request[Any]) -> int:
+        """Send one request; returns its id (the reply carries it)."""
+        request_id = next(self._ids)
+        self._send("comm_msg", {"comm_id": self.comm_id, "data": protocol.request_message(request_id, request)})
+        return request_id
+
+    def read(self, msg: dict[str, Any]) -> Incoming | None:
+        """Interpret an IOPub message; None when it is not about our comm."""
+        kind = msg.get("msg_type") or msg.get("header", {}).get("msg_type")
+        content = msg.get("content") or {}
+        if kind not in ("comm_msg", "comm_close") or content.get("comm_id") != self.comm_id:
+            return None
+        if kind == "comm_close":
+            return Incoming(closed=True)
+        try:
+            request_id, reply = protocol.parse_reply(content.get("data"), msg.get("buffers"))
+        except protocol.ProtocolError:
+            return None
+        return Incoming(closed=False, request_id=request_id, reply=reply)
+
+    def _send(self, msg_type: str, content: dict[str, Any]) -> None:
+        client = self.kernel_client
+        msg = client.session.msg(msg_type, content)
+        client.shell_channel.send(msg)

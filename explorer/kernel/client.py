@@ -1,0 +1,140 @@
+"""The window's one client of the explorer comm: typed requests in, replies out on the GUI thread.
+
+Every view asks through :meth:`ExplorerClient.ask` with a request from
+:mod:`explorer.protocol`; the callback receives a :class:`protocol.Reply`.
+A view passes ``valid`` (its selection generation check) so a reply that
+arrives after the user moved on is dropped here, in one place. Requests made
+before the kernel is ready wait for the handshake; when the kernel dies or
+restarts, every waiting callback gets an error reply, so no view waits forever.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, TypeVar
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from explorer import __version__, protocol
+from explorer.kernel.channel import LOAD_EXTENSION_CODE, CommChannel
+
+R = TypeVar("R")
+Callback = Callable[[protocol.Reply[Any]], None]
+#: Requests waiting for the handshake; beyond this the oldest are answered with an error.
+MAX_WAITING = 200
+
+
+class ExplorerClient(QObject):
+    """Opens the comm on a jupyter_client Qt kernel client, shakes hands, and routes replies."""
+
+    ready = Signal(dict)  # the HelloReply
+    #: (kind, facts): "version" {"kernel", "kernel_protocol", "app", "app_protocol"} | "missing" {"error"}
+    problem = Signal(str, dict)
+
+    def __init__(self, kernel_client: Any, language: str = "en", parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._kernel_client = kernel_client
+        self.language = language
+        self.hello: dict | None = None
+        self._channel: CommChannel | None = None
+        self._pending: dict[int, tuple[Callback, Callable[[], bool] | None]] = {}
+        self._waiting: list[tuple[protocol.Request[Any], Callback, Callable[[], bool] | None]] = []
+        self._load_tried = False
+        self._extension_load: str | None = None
+
+    @property
+    def is_ready(self) -> bool:
+        return self.hello is not None
+
+    # -- connecting -------------------------------------------------------------------
+    def connect_comm(self) -> None:
+        """Open a fresh comm and send the handshake (after a start or restart)."""
+        self.hello = None
+        self._channel = CommChannel(self._kernel_client)
+        self._channel.open()
+        self._send(protocol.Hello(package=__version__, language=self.language), self._on_hello_replied, None)
+
+    def _on_hello_replied(self, reply: protocol.Reply[Any]) -> None:
+        if not reply.ok or not isinstance(reply.result, dict):
+            return  # a closed comm is handled in on_iopub; a dead kernel by fail_all
+        if protocol.version_mismatch(reply.result, __version__):
+            self.problem.emit("version", {"kernel": str(reply.result.get("package")),
+                                          "kernel_protocol": reply.result.get("protocol"),
+                                          "app": __version__, "app_protocol": protocol.PROTOCOL_VERSION})
+        self.hello = reply.result
+        self._load_tried = False
+        waiting, self._waiting = self._waiting, []
+        for request, callback, valid in waiting:
+            self._send(request, callback, valid)
+        self.ready.emit(dict(reply.result))
+
+    def _on_comm_closed(self) -> None:
+        """The kernel has no explorer target: load the extension once, then say what is missing."""
+        self.fail_all("the kernel closed the explorer comm", include_waiting=False)
+        if self._load_tried:
+            self.problem.emit("missing", {"error": ""})
+            return
+        self._load_tried = True
+        msg_id = self._kernel_client.execute(LOAD_EXTENSION_CODE, silent=True, store_history=False)
+        self._extension_load = msg_id
+
+    def on_shell_reply(self, msg: dict) -> None:
+        """The reply to our silent ``load_extension``: reconnect, or report why it failed."""
+        if self._extension_load is None or msg["parent_header"].get("msg_id") != self._extension_load:
+            return
+        self._extension_load = None
+        content = msg.get("content") or {}
+        if content.get("status") == "ok":
+            self.connect_comm()
+        else:
+            self.problem.emit("missing", {"error": f"{content.get('ename', '')}: {content.get('evalue', '')}"})
+
+    # -- asking -------------------------------------------------------------------------
+    def ask(self, request: protocol.Request[R], on_reply: Callable[[protocol.Reply[R]], None],
+            valid: Callable[[], bool] | None = None) -> None:
+        """Send *request*; *on_reply* runs on the GUI thread unless ``valid()`` is False by then."""
+        if self.hello is None:
+            self._waiting.append((request, on_reply, valid))
+            if len(self._waiting) > MAX_WAITING:
+                _, old_callback, old_valid = self._waiting.pop(0)
+                self._deliver(old_callback, old_valid, _error("Busy", "too many requests before the kernel was ready"))
+            return
+        self._send(request, on_reply, valid)
+
+    def _send(self, request: protocol.Request[Any], callback: Callback, valid: Callable[[], bool] | None) -> None:
+        assert self._channel is not None
+        request_id = self._channel.send(request)
+        self._pending[request_id] = (callback, valid)
+
+    def on_iopub(self, msg: dict) -> None:
+        """Feed every IOPub message here; ours are taken, the rest ignored."""
+        if self._channel is None:
+            return
+        incoming = self._channel.read(msg)
+        if incoming is None:
+            return
+        if incoming.closed:
+            self._on_comm_closed()
+            return
+        entry = self._pending.pop(incoming.request_id, None) if incoming.request_id is not None else None
+        if entry is not None and incoming.reply is not None:
+            self._deliver(entry[0], entry[1], incoming.reply)
+
+    def fail_all(self, why: str, include_waiting: bool = True) -> None:
+        """Answer pending (and waiting) requests with an error: the kernel died or restarted, the comm closed."""
+        pending = list(self._pending.values())
+        waiting = [(callback, valid) for _, callback, valid in self._waiting] if include_waiting else []
+        self._pending = {}
+        if include_waiting:
+            self._waiting = []
+        reply = _error("KernelGone", why)
+        for callback, valid in pending + waiting:
+            QTimer.singleShot(0, lambda c=callback, v=valid: self._deliver(c, v, reply))
+
+    @staticmethod
+    def _deliver(callback: Callback, valid: Callable[[], bool] | None, reply: protocol.Reply[Any]) -> None:
+        if valid is None or valid():
+            callback(reply)
+
+
+def _error(kind: str, message: str) -> protocol.Reply[Any]:
+    return protocol.Reply(False, error=protocol.ErrorInfo(kind, message))
