@@ -143,7 +143,7 @@ def inspect_target(options: argparse.Namespace) -> int:
     except UsageError as exc:
         return fail(str(exc), options.json, "FileLoadError")
     payload = {"variables": result["snapshot"]["variables"], "error": _contract_error(result.get("error"), script),
-               "hints": _contract_hints(result.get("hints"))}
+               "hints": _contract_hints((result.get("hints") or []) + (result.get("warnings") or []))}
     if failed and payload["error"] is None:
         payload["error"] = {"type": "Error", "message": "the script raised an exception", "line": None,
                             "title": "The script failed", "explanation": "", "fix": None}
