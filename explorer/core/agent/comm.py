@@ -3,7 +3,7 @@
 Every request is answered exactly once, with a result or with an error as data
 (``{"type", "message"}``), never with a traceback on the user's console: while
 a handler runs, warnings are silenced, printed output is dropped and the
-interpreter is put back as it was (:class:`~explorer.core.agent.guard.Pristine`).
+interpreter is put back as it was (:class:`~explorer.core.summary.guard.inspecting`).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import warnings
 from typing import Any, Callable
 
 from explorer import protocol
-from explorer.core.agent.guard import Pristine
 from explorer.core.agent.handlers import HANDLERS, Agent, ClientState
 from explorer.core.i18n import language
+from explorer.core.summary.guard import inspecting
 
 #: Replies that never hold bytes or NaN (they are large: do not walk them).
 _PLAIN_JSON = (protocol.AfterRun, protocol.Snapshot)
@@ -26,18 +26,17 @@ _PLAIN_JSON = (protocol.AfterRun, protocol.Snapshot)
 class CommEndpoint:
     """Answers the requests arriving on one comm (one window or one CLI run)."""
 
-    def __init__(self, agent: Agent, send: Callable[[dict, list], None], guard: Pristine) -> None:
+    def __init__(self, agent: Agent, send: Callable[[dict, list], None]) -> None:
         self.agent = agent
         self.client = ClientState()
         self._send = send
-        self._guard = guard
 
     def on_message(self, data: Any) -> None:
         """Handle one comm message's data (called by ipykernel on the main thread).
 
         The reply is sent inside the guard too: serialising it must not meet the user's builtins.
         """
-        with self._guard:
+        with inspecting():
             self._on_message(data)
 
     def _on_message(self, data: Any) -> None:

@@ -14,8 +14,8 @@ from typing import Any
 
 from explorer import protocol
 from explorer.core.agent.comm import CommEndpoint
-from explorer.core.agent.guard import Pristine
 from explorer.core.agent.handlers import Agent
+from explorer.core.summary.guard import inspecting
 
 #: Warnings kept per run (a loop that warns a million times must not fill the kernel's memory).
 MAX_WARNINGS = 20
@@ -25,10 +25,12 @@ class Extension:
     """The agent of one shell, the comm target, and the warning recorder."""
 
     def __init__(self, shell: Any) -> None:
-        import numpy  # noqa: F401 - imported now so Pristine can put it back if the user breaks it
+        import numpy
 
+        from explorer.core.summary.guard import remember
+
+        remember("numpy", numpy)  # so a user's sys.modules["numpy"] = None is undone while we inspect
         self.shell = shell
-        self.guard = Pristine()
         compiler = getattr(shell, "compile", None)
         filename_map = getattr(compiler, "_filename_map", None)
         code_filenames = (lambda: set(filename_map)) if isinstance(filename_map, dict) else set
@@ -58,7 +60,7 @@ class Extension:
         def send(data: dict, buffers: list) -> None:
             comm.send(data, buffers=buffers or None)
 
-        endpoint = CommEndpoint(self.agent, send, self.guard)
+        endpoint = CommEndpoint(self.agent, send)
         self.endpoints[comm.comm_id] = endpoint
         comm.on_msg(lambda msg: endpoint.on_message(msg["content"]["data"]) if _has_data(msg) else None)
         comm.on_close(lambda _msg: self.endpoints.pop(comm.comm_id, None))
@@ -73,7 +75,7 @@ class Extension:
         """Record a warning raised by the user's code as a card, then show it as Python would."""
         if len(self.agent.warnings) < MAX_WARNINGS:
             try:
-                with self.guard:
+                with inspecting():
                     self.agent.record_warning(message, category, filename, lineno, self._cell,
                                               sys._getframe(1))
             except Exception:  # noqa: BLE001 - recording must never hide the warning itself
