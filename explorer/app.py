@@ -25,6 +25,10 @@ def make_console(session):
     from qtconsole.rich_jupyter_widget import RichJupyterWidget
 
     console = RichJupyterWidget()
+    # The editor's code runs through the session's own client (so each run is known by its
+    # message id); the console shows it like its own input, without a "[remote]" prefix.
+    console.include_other_output = True
+    console.other_output_prefix = ""
     console.kernel_manager = session.manager
     console.kernel_client = session.console_client()
     console.set_default_style("lightbg")
@@ -34,15 +38,17 @@ def make_console(session):
 def create_window(options: argparse.Namespace | None = None):
     """Create the session and window (the kernel starts on the first event-loop turn)."""
     from explorer.kernel.session import KernelSession
-    from explorer.ui.i18n import default_language, install_language
+    from explorer.ui.app_state import AppState
+    from explorer.ui.i18n import default_language
     from explorer.ui.window.main_window import MainWindow
 
     lang = getattr(options, "lang", None) or default_language()
-    install_language(lang)
+    state = AppState(lang)
+    state.set_language(lang, remember=False)  # installs the translators before any widget exists
     session = KernelSession(cwd=os.getcwd())
-    window = MainWindow(session, icon=app_icon())
-    window.language = lang
-    session.language = lang
+    session.set_language(lang)  # every handshake carries it: a restarted kernel speaks it too
+    state.language_changed.connect(session.set_language)
+    window = MainWindow(session, state, icon=app_icon())
     window.retranslate()
 
     def start_kernel() -> None:

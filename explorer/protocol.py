@@ -398,10 +398,11 @@ REQUESTS: dict[str, type[Request[Any]]] = {
 # -- envelope ---------------------------------------------------------------------------
 @dataclass
 class ErrorInfo:
-    """Why a request failed, as data: the exception type and one sentence."""
+    """Why a request failed, as data: the exception type, one sentence, and facts the view may still use."""
 
     type: str
     message: str
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -459,7 +460,8 @@ def parse_reply(data: Any, buffers: list[bytes] | None = None) -> tuple[int, Rep
     if data.get("ok"):
         return data["id"], Reply(True, join_buffers(data.get("result"), buffers), None, buffers)
     err = data.get("error") or {}
-    return data["id"], Reply(False, None, ErrorInfo(str(err.get("type", "Error")), str(err.get("message", ""))))
+    facts = err.get("data") if isinstance(err.get("data"), dict) else {}
+    return data["id"], Reply(False, None, ErrorInfo(str(err.get("type", "Error")), str(err.get("message", "")), facts))
 
 
 def split_buffers(obj: Any, buffers: list[Any] | None = None) -> tuple[Any, list[Any]]:

@@ -1,9 +1,10 @@
 """The tabs under the inspector: Image, Values, Stats, Memory, Graph for the selected variable.
 
-Only the visible tab is told about a new selection, so switching variables costs
-one request, not five; a tab catches up when it is shown. The views (and
-matplotlib and networkx behind them) are built just after the window appears,
-so they do not delay the first paint.
+Every view follows the window's selection (:class:`~explorer.ui.app_state.AppState`)
+and fetches only while it is visible (:class:`~explorer.ui.selection_fetch.SelectionFetch`),
+so switching variables costs one request, not five; a tab catches up when it is
+shown. The views (and matplotlib and networkx behind them) are built just after
+the window appears, so they do not delay the first paint.
 """
 
 from __future__ import annotations
@@ -18,20 +19,17 @@ BUILD_DELAY_MS = 150
 
 
 class DetailTabsWidget(QTabWidget):
-    """Holds the detail views; each receives the kernel *source* in its constructor."""
+    """Holds the detail views; each receives the kernel *source* and the shared *state* in its constructor."""
 
-    def __init__(self, source: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, source: Any, state: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._source = source
+        self._state = state
         self._views: list[QWidget] = []
         for _ in range(5):
             placeholder = QLabel(self)
             placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
             self.addTab(placeholder, "")
-        self._var: dict | None = None
-        self._shown: dict[int, int] = {}
-        self._generation = 0
-        self.currentChanged.connect(self._on_tabs_current_changed)
         self.retranslate()
         QTimer.singleShot(BUILD_DELAY_MS, self.ensure_views)
 
@@ -48,7 +46,7 @@ class DetailTabsWidget(QTabWidget):
         current = self.currentIndex()
         self.blockSignals(True)
         for index, cls in enumerate((ImageView, ValuesView, StatsView, MemoryMapView, GraphView)):
-            view = cls(self._source)
+            view = cls(self._source, self._state)
             placeholder = self.widget(index)
             self.removeTab(index)
             self.insertTab(index, view, "")
@@ -57,8 +55,6 @@ class DetailTabsWidget(QTabWidget):
         self.setCurrentIndex(current)
         self.blockSignals(False)
         self.retranslate()
-        self._shown.clear()
-        self._update_current()
 
     @property
     def image(self) -> Any:
@@ -103,21 +99,3 @@ class DetailTabsWidget(QTabWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
-
-    def set_variable(self, var: dict | None) -> None:
-        """Show *var* (a VAR dict) in the visible tab; others update when shown."""
-        self._var = var or None
-        self._generation += 1
-        self._update_current()
-
-    def _on_tabs_current_changed(self, _index: int) -> None:
-        self._update_current()
-
-    def _update_current(self) -> None:
-        if not self._views:
-            return  # ensure_views() catches up with the selection
-        index = self.currentIndex()
-        if self._shown.get(index) == self._generation:
-            return
-        self._shown[index] = self._generation
-        self.widget(index).set_variable(self._var)

@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer import protocol
+from explorer.ui.app_state import AppState
 from explorer.ui.selection_fetch import SelectionFetch
 
 # Light fills with black text stay readable on a projector and in dark themes.
@@ -64,16 +66,18 @@ class GraphView(QWidget):
     Parameters
     ----------
     source : object
-        Has ``request(method, params, callback)``; answers the ``graph`` request.
+        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.Graph`.
+    state : AppState
+        Holds the selected variable.
     parent : QWidget, optional
     """
 
     graph_shown = Signal(dict)
 
-    def __init__(self, source: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._var: dict | None = None
-        self._fetcher = SelectionFetch(self, source, self._fetch)
+        self.app_state = state
+        self._fetcher = SelectionFetch(self, source, state, self._fetch)
         self._result: dict | None = None
         self._labels: list[str] = []
         self._texts: list[str] = []
@@ -93,7 +97,12 @@ class GraphView(QWidget):
         layout.addWidget(self._banner)
         layout.addWidget(self._message)
         layout.addWidget(self._view, 1)
-        self.set_variable(None)
+        state.selection_changed.connect(self._on_state_selection_changed)
+        self._on_state_selection_changed(state.selection)
+
+    @property
+    def _var(self) -> dict | None:
+        return self.app_state.selection or None
 
     # -- construction --------------------------------------------------------
     def _make_label(self, name: str, style: str) -> QLabel:
@@ -148,9 +157,9 @@ class GraphView(QWidget):
             self._chips[kind].setText(text)
 
     # -- public API ------------------------------------------------------------
-    def set_variable(self, var: dict | None) -> None:
-        """Show the graph of *var* (a VAR dict), fetching it now if visible, else when shown."""
-        self._var = var
+    def _on_state_selection_changed(self, selection: dict) -> None:
+        """Show the graph of the selected VAR, fetching it now if visible, else when shown."""
+        var = selection or None
         self._fetcher.restart()  # any reply still in flight is now stale
         self._result = None
         self._clear()
@@ -163,7 +172,7 @@ class GraphView(QWidget):
 
     def refresh(self) -> None:
         """Fetch the graph of the current variable again (e.g. after backward())."""
-        self.set_variable(self._var)
+        self._on_state_selection_changed(self.app_state.selection)
 
     def node_labels(self) -> list[str]:
         """Labels of the drawn nodes (variable names, op names or shapes)."""
@@ -193,7 +202,7 @@ class GraphView(QWidget):
             if self._result is not None:
                 self._show_graph(self._result)  # tooltips and notes in the new language
             elif self._var is None or self._var.get("kind") not in ("tensor", "parameter"):
-                self.set_variable(self._var)  # only a message: nothing is requested
+                self._on_state_selection_changed(self.app_state.selection)  # only a message: nothing is requested
         elif event.type() == QEvent.Type.FontChange and self._result is not None:
             self._show_graph(self._result)  # presentation mode: boxes grow with the font
         super().changeEvent(event)
@@ -237,13 +246,13 @@ class GraphView(QWidget):
     def _fetch(self) -> None:
         assert self._var is not None
         self._show_message(self.tr("Reading the graph…"))
-        self._fetcher.request("graph", {"name": self._var["name"]}, self._on_source_replied)
+        self._fetcher.ask(protocol.Graph(name=self._var["name"]), self._on_source_replied)
 
-    def _on_source_replied(self, reply: dict) -> None:
-        if "error" in reply:
-            self._show_message(self.tr("Could not read the graph: {error}").format(error=reply["error"]))
+    def _on_source_replied(self, reply: protocol.Reply[dict]) -> None:
+        if not reply.ok:
+            self._show_message(self.tr("Could not read the graph: {error}").format(error=reply.message))
             return
-        self._result = reply.get("result") or {}
+        self._result = reply.result or {}
         self._show_graph(self._result)
 
     # -- drawing ----------------------------------------------------------------------

@@ -9,6 +9,8 @@ from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer.ui.palette import GROUP_COLORS  # one palette for inspector chips and map rows
+from explorer import protocol
+from explorer.ui.app_state import AppState
 from explorer.ui.selection_fetch import SelectionFetch
 
 _ARRAY_KINDS = {"tensor", "parameter", "ndarray"}
@@ -38,26 +40,33 @@ class MemoryMapView(QWidget):
     Parameters
     ----------
     source : object
-        Has ``request(method, params, callback)``; replies arrive later.
+        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.MemoryMap`.
+    state : AppState
+        Holds the selected variable.
     parent : QWidget, optional
     """
 
     map_loaded = Signal(dict)
 
-    def __init__(self, source: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._var: dict | None = None
+        self.app_state = state
         self._payload: dict | None = None
         self._message = ""
-        self._fetcher = SelectionFetch(self, source, self._fetch)
+        self._fetcher = SelectionFetch(self, source, state, self._fetch)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.set_variable(None)
+        state.selection_changed.connect(self._on_state_selection_changed)
+        self._on_state_selection_changed(state.selection)
+
+    @property
+    def _var(self) -> dict | None:
+        return self.app_state.selection or None
 
     # -- public API ------------------------------------------------------------
-    def set_variable(self, var: dict | None) -> None:
-        """Show the memory map of *var* (a VAR dict), fetching it now or when first shown."""
-        self._var = var
+    def _on_state_selection_changed(self, selection: dict) -> None:
+        """Show the memory map of the selected VAR, fetching it now or when first shown."""
+        var = selection or None
         self._payload = None
         self._fetcher.restart()  # any reply still on its way is now stale
         if var is None:
@@ -79,14 +88,14 @@ class MemoryMapView(QWidget):
 
     # -- fetching ----------------------------------------------------------------
     def _fetch(self) -> None:
-        self._fetcher.request("memory_map", {"name": self._var["name"]}, self._on_source_replied)
+        assert self._var is not None
+        self._fetcher.ask(protocol.MemoryMap(name=self._var["name"]), self._on_source_replied)
 
-    def _on_source_replied(self, reply: dict) -> None:
-        if "error" in reply:
-            self._message = self.tr("Could not draw the memory map: {error}").format(
-                error=reply["error"])
+    def _on_source_replied(self, reply: protocol.Reply[dict]) -> None:
+        if not reply.ok or reply.result is None:
+            self._message = self.tr("Could not draw the memory map: {error}").format(error=reply.message)
         else:
-            payload = reply["result"]
+            payload = reply.result
             if payload.get("allocation") is None:
                 self._message = self.tr("No storage to draw: {note}").format(
                     note=payload.get("note") or "")

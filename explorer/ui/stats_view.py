@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import shiboken6
+import numpy as np
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+
+from explorer import protocol
+from explorer.ui.app_state import AppState
+from explorer.ui.selection_fetch import SelectionFetch
 
 # Below this many elements the statistics start as soon as the tab shows the variable.
 AUTO_LIMIT = 10_000_000
@@ -46,23 +50,25 @@ class StatsView(QWidget):
     Parameters
     ----------
     source : object
-        Has ``request(method, params, callback)``; answers ``stats_start``,
-        ``stats_poll`` and ``stats_cancel``.
+        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.StatsStart`,
+        ``StatsPoll`` and ``StatsCancel``.
+    state : AppState
+        Holds the selected variable.
     parent : QWidget, optional
 
     Attributes
     ----------
     job_options : dict
-        Extra ``stats_start`` parameters (e.g. ``bins``, ``chunk_elements``).
+        Extra :class:`explorer.protocol.StatsStart` fields (e.g. ``bins``, ``chunk_elements``).
     """
 
     stats_shown = Signal(dict)
 
-    def __init__(self, source: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._source = source
-        self._var: dict | None = None
-        self._token = 0
+        self.app_state = state
+        self._fetcher = SelectionFetch(self, source, state)
         self._job: int | None = None
         self._state = "idle"  # idle | starting | running | done | cancelled | failed
         self._result: dict | None = None
@@ -75,7 +81,12 @@ class StatsView(QWidget):
         self._build_widgets()
         self._build_figure()
         self.retranslate()
-        self.set_variable(None)
+        state.selection_changed.connect(self._on_state_selection_changed)
+        self._on_state_selection_changed(state.selection)
+
+    @property
+    def _var(self) -> dict | None:
+        return self.app_state.selection or None
 
     def _build_widgets(self) -> None:
         self.compute_button = QPushButton(self)
@@ -141,10 +152,9 @@ class StatsView(QWidget):
             self.start()
 
     # -- public API --------------------------------------------------------------------
-    def set_variable(self, var: dict | None) -> None:
-        """Show *var*; small tensors are computed at once (when visible), large ones on request."""
+    def _on_state_selection_changed(self, _selection: dict) -> None:
+        """Show the selection; small tensors are computed at once (when visible), large ones on request."""
         self._stop_job()
-        self._var = var if isinstance(var, dict) else None
         self._result = None
         self._state = "idle"
         self._clear()
@@ -158,21 +168,20 @@ class StatsView(QWidget):
         if not self._has_values():
             return
         self._stop_job()
-        self._token += 1
-        token = self._token
         self._state, self._result = "starting", None
         self._cancel_wanted = False
         self._clear()
         self._show_state()
-        params = {"name": self._var["name"], **self.job_options}
-        self._source.request("stats_start", params, lambda reply: self._on_source_started(token, reply))
+        assert self._var is not None
+        request = protocol.StatsStart(name=self._var["name"], **self.job_options)
+        self._fetcher.ask(request, self._on_source_started, on_stale=self._on_stale_start)
 
     def cancel(self) -> None:
         """Ask the kernel to stop the running job (the poll then reports it cancelled)."""
         if self._state == "starting":
             self._cancel_wanted = True  # no job id yet: cancel as soon as it arrives
         elif self._job is not None and self._state == "running":
-            self._source.request("stats_cancel", {"job": self._job}, lambda _reply: None)
+            self._source.ask(protocol.StatsCancel(job=self._job), _ignore)
 
     def state(self) -> str:
         """idle, starting, running, done, cancelled or failed."""
@@ -188,19 +197,17 @@ class StatsView(QWidget):
     def _on_timer_timeout(self) -> None:
         if self._job is None:
             return
-        token = self._token
-        self._source.request("stats_poll", {"job": self._job}, lambda reply: self._on_source_polled(token, reply))
+        self._fetcher.ask(protocol.StatsPoll(job=self._job), self._on_source_polled)
 
-    def _on_source_started(self, token: int, reply: dict) -> None:
-        if not shiboken6.isValid(self):
-            return  # the view was closed while the kernel worked
-        result = reply.get("result")
-        if token != self._token:
-            if isinstance(result, dict) and "job" in result:  # an orphan job: stop it wasting the kernel's time
-                self._source.request("stats_cancel", {"job": result["job"]}, lambda _reply: None)
-            return
+    def _on_stale_start(self, reply: protocol.Reply[dict]) -> None:
+        """A job started for a selection the user left: stop it wasting the kernel's time."""
+        if reply.ok and isinstance(reply.result, dict) and "job" in reply.result:
+            self._source.ask(protocol.StatsCancel(job=reply.result["job"]), _ignore)
+
+    def _on_source_started(self, reply: protocol.Reply[dict]) -> None:
+        result = reply.result if reply.ok else None
         if not isinstance(result, dict) or "job" not in result:
-            self._fail(str(reply.get("error") or self.tr("The statistics could not be started.")))
+            self._fail(reply.message or self.tr("The statistics could not be started."))
             return
         self._job = result["job"]
         self._state = "running"
@@ -209,19 +216,17 @@ class StatsView(QWidget):
             self.cancel()
         self._timer.start()
 
-    def _on_source_polled(self, token: int, reply: dict) -> None:
-        if not shiboken6.isValid(self) or token != self._token:
-            return
-        status = reply.get("result")
+    def _on_source_polled(self, reply: protocol.Reply[protocol.StatsStatus]) -> None:
+        status: Any = reply.result if reply.ok else None
         if not isinstance(status, dict):
-            self._fail(str(reply.get("error") or ""))
+            self._fail(reply.message)
             return
         state = status.get("state")
         if state == "running":
             self._set_progress(status.get("progress"))
             self._timer.start()
         elif state == "done" and isinstance(status.get("result"), dict):
-            self._job, self._state, self._result = None, "done", status["result"]
+            self._job, self._state, self._result = None, "done", _decoded(status["result"])
             self._show_result(self._result)
         elif state == "cancelled":
             self._job, self._state = None, "cancelled"
@@ -245,9 +250,9 @@ class StatsView(QWidget):
         """Forget the current job; a still-running one is told to stop."""
         self._timer.stop()
         if self._job is not None and self._state in ("starting", "running"):
-            self._source.request("stats_cancel", {"job": self._job}, lambda _reply: None)
+            self._source.ask(protocol.StatsCancel(job=self._job), _ignore)
         self._job = None
-        self._token += 1
+        self._fetcher.restart()
 
     def _fail(self, text: str) -> None:
         self._job, self._state = None, "failed"
@@ -338,3 +343,20 @@ def _product(shape: list) -> int | None:
             return None
         n *= s
     return n
+
+
+def _ignore(_reply: protocol.Reply[Any]) -> None:
+    """Nothing to do with the answer (a cancel)."""
+
+
+def _decoded(result: dict) -> dict:
+    """The result with its histogram's counts and edges (buffers from the kernel) as lists."""
+    hist = result.get("histogram")
+    if not isinstance(hist, dict):
+        return result
+    counts, edges = hist.get("counts"), hist.get("edges")
+    if isinstance(counts, bytes):
+        hist = dict(hist, counts=np.frombuffer(counts, dtype="<i8").tolist())
+    if isinstance(edges, bytes):
+        hist = dict(hist, edges=np.frombuffer(edges, dtype="<f8").tolist())
+    return dict(result, histogram=hist)

@@ -6,19 +6,17 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.core.agent.handlers import Agent, decode_reply
+from tests.agent_calls import Caller
 
 
 def _snapshot_after(code: str, setup: str = "") -> dict[str, dict]:
     ns: dict = {"torch": torch, "np": np}
-    agent = Agent(ns)
+    agent = Caller(ns)
     if setup:
         exec(setup, ns)
-        decode_reply(repr(agent.call("snapshot", '{"code": %r}' % setup)))
+        agent.call("snapshot", code=setup)
     exec(code, ns)
-    import json
-
-    reply = decode_reply(repr(agent.call("snapshot", json.dumps({"code": code}))))
+    reply = agent.call("snapshot", code=code)
     return {v["name"]: v for v in reply["result"]["variables"]}
 
 
@@ -52,12 +50,11 @@ def test_views_get_no_copy_hint(code: str, name: str) -> None:
 
 def test_hint_survives_later_runs_until_rebound() -> None:
     ns: dict = {"torch": torch}
-    agent = Agent(ns)
-    import json
+    agent = Caller(ns)
 
     def snap(code: str) -> dict:
         exec(code, ns)
-        reply = decode_reply(repr(agent.call("snapshot", json.dumps({"code": code}))))
+        reply = agent.call("snapshot", code=code)
         return {v["name"]: v for v in reply["result"]["variables"]}
 
     snap("a = torch.ones(3)\nb = a.clone()")

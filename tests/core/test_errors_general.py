@@ -11,7 +11,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.core.agent.handlers import Agent, decode_reply
+from explorer.core.agent.handlers import Agent
+from tests.agent_calls import Caller
 from explorer.core.errors.explain import explain
 from tests.core.test_errors_cells import CELL, fresh_namespace, raise_in_cell, register
 
@@ -164,14 +165,18 @@ def test_long_message_is_cut() -> None:
 
 def test_agent_explain_error_request(monkeypatch: pytest.MonkeyPatch) -> None:
     exc, ns = raise_in_cell("a = torch.randn(4, 3)\nb = torch.randn(4, 5)\nc = a @ b")
-    agent = Agent(ns)
-    agent.code_filenames = lambda: {CELL}
+    agent = Agent(lambda: ns, code_filenames=lambda: {CELL})
+    caller = Caller(agent)
     monkeypatch.setattr(sys, "last_value", exc, raising=False)
-    reply = decode_reply(repr(agent.call("explain_error", "{}")))
-    assert reply["result"]["key"] == "matmul_shape" and reply["result"]["line"] == 3
-    agent.call("set_language", json.dumps({"lang": "zh_CN"}))
-    reply = decode_reply(repr(agent.call("explain_error", "{}")))
-    assert re.search(r"[\u4e00-\u9fff]", reply["result"]["title"])
+    code = "a = torch.randn(4, 3)\nb = torch.randn(4, 5)\nc = a @ b"
+    error = caller.call("after_run", code=code, failed=True)["result"]["error"]
+    assert error["key"] == "matmul_shape" and error["line"] == 3
+    caller.call("set_language", lang="zh_CN")
+    try:
+        error = caller.call("after_run", code=code, failed=True)["result"]["error"]
+    finally:
+        caller.call("set_language", lang="en")
+    assert re.search(r"[\u4e00-\u9fff]", error["title"])
 
 
 def test_word_loss_on_the_line_does_not_make_a_loss_error() -> None:

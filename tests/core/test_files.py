@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from PIL import Image
 from safetensors.torch import save_file
 
-from explorer.core.agent.handlers import Agent
+from tests.agent_calls import call
 from explorer.core.files.prepare import FileLoadError, prepare_load, variable_name
 from tests.core.files_helpers import assert_one_sentence, refused, run_snippet, write_npy_header
 
@@ -357,10 +357,10 @@ def test_message_quotes_control_characters(tmp_path: Path) -> None:
 # -- the agent request -------------------------------------------------------------
 def test_agent_prepare_load_round_trip(tmp_path: Path) -> None:
     np.save(tmp_path / "batch.npy", np.ones((2, 3)))
-    agent = Agent({"batch": 1})
-    reply = json.loads(repr(agent.call("prepare_load", json.dumps({"path": str(tmp_path / "batch.npy")}))))
+    ns = {"batch": 1}
+    reply = call(ns, "prepare_load", path=str(tmp_path / "batch.npy"))
     assert reply["result"]["name"] == "batch_2" and reply["result"]["format"] == "npy"
-    bad = json.loads(repr(agent.call("prepare_load", json.dumps({"path": str(tmp_path / "none.npy")}))))["result"]
+    bad = call(ns, "prepare_load", path=str(tmp_path / "none.npy"))["result"]
     assert bad["error"].startswith("There is no file at") and bad["needs_pickle"] is False
     assert_one_sentence(bad["error"])
 

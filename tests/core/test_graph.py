@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.core.agent.handlers import Agent, decode_reply
+from tests.agent_calls import call
 from explorer.core.graph.autograd import autograd_graph, grad_preview
 
 SEED = "x = torch.tensor(2.0, requires_grad=True)\ny = x * 3\nz = y * y\n"
@@ -262,8 +262,7 @@ def test_shared_subgraph_is_deduplicated() -> None:
 
 def test_agent_graph_request_round_trip() -> None:
     ns = _run(SEED + "z.backward()\n")
-    agent = Agent({k: ns[k] for k in ("x", "y", "z")})
-    reply = decode_reply(repr(agent.call("graph", json.dumps({"name": "z"}))))
+    reply = call({k: ns[k] for k in ("x", "y", "z")}, "graph", name="z")
     assert reply["result"]["freed"] is True and len(reply["result"]["nodes"]) == 5
 
 

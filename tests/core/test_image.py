@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from explorer.core.agent.handlers import Agent, JsonReply, decode_reply
+from tests.agent_calls import call
 from explorer.core.image.payload import build_image, detect_layout, image_payload, render_png
 from explorer.core.image.sample import MAX_TILES, TILE_GAP
 
@@ -360,20 +360,19 @@ def test_batch_of_one_and_big_batches():
 
 def test_payload_travels_through_the_agent():
     x = torch.randn(3, 10, 12)
-    agent = Agent({"img": x})
-    params = {"name": "img", "layout": None, "channel": None, "max_width": 50, "max_height": 50}
-    reply = decode_reply(repr(agent.call("image", json.dumps(params))))
+    ns = {"img": x}
+    reply = call(ns, "image", name="img", layout=None, channel=None, max_width=50, max_height=50)
     result = reply["result"]
     assert isinstance(result["pixels"], bytes)
     assert result["display_shape"] == [10, 12, 3]
     assert len(result["pixels"]) == result["width"] * result["height"] * 3
-    bad = decode_reply(repr(agent.call("image", json.dumps({"name": "img", "layout": "HW"}))))
+    bad = call(ns, "image", name="img", layout="HW")
     assert "error" in bad
 
 
 def test_payload_is_strict_json():
-    p = image_payload(torch.tensor([[float("nan"), 1.0], [2.0, float("-inf")]]))
-    json.loads(repr(JsonReply(p)))  # allow_nan=False inside: no NaN may leak
+    reply = call({"x": torch.tensor([[float("nan"), 1.0], [2.0, float("-inf")]])}, "image", name="x")
+    assert "result" in reply  # the wire check in tests.agent_calls refuses NaN/Inf in JSON
 
 
 @pytest.mark.parametrize(

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
 import pytest
 import torch
 
-from explorer.core.agent.handlers import Agent, decode_reply
+from tests.agent_calls import call
 from explorer.core.memory.map import element_position, memory_map
 
 
@@ -143,8 +142,7 @@ def test_no_storage_has_a_note(value: Any, note: str) -> None:
     np.zeros((0, 3)),
 ])
 def test_awkward_values_round_trip_as_json(value: Any) -> None:
-    agent = Agent({"x": value})
-    reply = decode_reply(repr(agent.call("memory_map", json.dumps({"name": "x"}))))
+    reply = call({"x": value}, "memory_map", name="x")
     assert "result" in reply, reply
     payload = reply["result"]
     numel = value.numel() if isinstance(value, torch.Tensor) else value.size

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.core.agent.handlers import Agent, decode_reply
+from tests.agent_calls import call
 from explorer.core.resolve import resolve
 from explorer.core.snapshot.build import build_snapshot
 from explorer.core.summary.dispatch import VAR_KEYS, summarize, summarize_into
@@ -189,7 +189,7 @@ def test_snapshot_through_the_agent_is_json() -> None:
     """The agent's snapshot request returns the variables as strict JSON."""
     pytest.importorskip("explorer.core.snapshot.changes")
     ns = {"x": torch.tensor([float("nan"), 1.0]), "n": 2, "_hidden": 1}
-    reply = decode_reply(repr(Agent(ns).call("snapshot", "{}")))
+    reply = call(ns, "snapshot")
     assert "result" in reply, reply
     variables = reply["result"]["variables"]
     assert [v["name"] for v in variables] == ["x", "n"]

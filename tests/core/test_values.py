@@ -11,7 +11,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.core.agent.handlers import Agent
+from tests.agent_calls import call
 from explorer.core.values.window import MAX_CELLS, value_window
 
 
@@ -240,9 +240,9 @@ def test_structured_and_object_arrays_are_text() -> None:
 
 
 def test_agent_round_trip_is_strict_json() -> None:
-    agent = Agent({"t": AWKWARD["nan_inf"]})
-    reply = json.loads(repr(agent.call("values", json.dumps({"name": "t", "nrows": 2}))))
-    assert reply["result"]["rows"] == [[1.0, "nan"], ["inf", "-inf"]]
+    reply = call({"t": AWKWARD["nan_inf"]}, "values", name="t", nrows=2)
+    block = np.frombuffer(reply["result"]["block"], dtype=reply["result"]["block_dtype"]).reshape(2, 2)
+    assert block[0, 0] == 1.0 and np.isnan(block[0, 1]) and block[1].tolist() == [np.inf, -np.inf]
 
 
 @st.composite

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 
@@ -13,21 +12,33 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QPushButton
 
 from explorer.ui.error_card_view import ErrorCardView, rich_text
 from tests.core.test_errors_cells import CELL, raise_in_cell
+from explorer import protocol
 from tests.ui.fakes import InProcessSource
 
 MATMUL = "a = torch.randn(4, 3)\nb = torch.randn(4, 5)\nc = a @ b"
 
 
+def _after_run(source: InProcessSource, code: str, failed: bool, lang: str) -> dict:
+    """What the window gets after a run: the AfterRun reply, through the real comm endpoint."""
+    from explorer.core import i18n
+
+    replies: list = []
+    try:
+        source.ask(protocol.SetLanguage(lang=lang), lambda _reply: None)
+        source.answer(protocol.AfterRun(code=code, failed=failed), replies.append)()
+    finally:
+        i18n.set_language("en")
+    assert replies and replies[0].ok, replies
+    return replies[0].result
+
+
 def _explained(code: str, monkeypatch: pytest.MonkeyPatch, lang: str = "en") -> dict:
-    """Raise the code for real and fetch the card through the agent's JSON transport."""
+    """Raise the code for real and fetch the card through the kernel's comm endpoint."""
     exc, ns = raise_in_cell(code)
     source = InProcessSource(ns)
     source.agent.code_filenames = lambda: {CELL}
-    source.agent.lang = lang
     monkeypatch.setattr(sys, "last_value", exc, raising=False)
-    from explorer.core.agent.handlers import decode_reply
-
-    return decode_reply(repr(source.agent.call("explain_error", "{}")))["result"]
+    return _after_run(source, code, True, lang)["error"]
 
 
 def _hints(code: str, lang: str = "en") -> list[dict]:
@@ -35,11 +46,7 @@ def _hints(code: str, lang: str = "en") -> list[dict]:
 
     ns = fresh_namespace()
     exec(compile(code, CELL, "exec"), ns)
-    source = InProcessSource(ns)
-    source.agent.lang = lang
-    from explorer.core.agent.handlers import decode_reply
-
-    return decode_reply(repr(source.agent.call("hints", json.dumps({"code": code}))))["result"]
+    return _after_run(InProcessSource(ns), code, False, lang)["hints"]
 
 
 @pytest.fixture

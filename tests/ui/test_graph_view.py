@@ -10,6 +10,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QLabel
 
 from explorer.ui.graph_view import GraphView, layered_positions
+from explorer.ui.app_state import AppState
 from tests.ui.fakes import InProcessSource
 
 SEED = "x = torch.tensor(2.0, requires_grad=True)\ny = x * 3\nz = y * y\n"
@@ -30,7 +31,7 @@ def _var(name: str, kind: str = "tensor") -> dict:
 def make_view(qtbot):
     def make(code: str) -> tuple[GraphView, InProcessSource]:
         source = InProcessSource(_namespace(code))
-        view = GraphView(source)
+        view = GraphView(source, AppState())
         qtbot.addWidget(view)
         view.resize(900, 500)
         view.show()
@@ -42,7 +43,7 @@ def make_view(qtbot):
 
 def _show(qtbot, view: GraphView, var: dict | None) -> dict:
     with qtbot.waitSignal(view.graph_shown, timeout=5000) as blocker:
-        view.set_variable(var)
+        view.app_state.select(var)
     return blocker.args[0]
 
 
@@ -83,14 +84,14 @@ def test_layout_reads_left_to_right(qtbot, make_view) -> None:
 
 def test_stale_reply_is_dropped(qtbot, make_view) -> None:
     view, source = make_view(SEED + "w = torch.ones(3, requires_grad=True)\n")
-    view.set_variable(_var("z"))  # its reply is queued for a later event-loop turn
+    view.app_state.select(_var("z"))  # its reply is queued for a later event-loop turn
     result = _show(qtbot, view, _var("w"))
     assert result["message_key"] == "leaf"
     assert view.node_labels() == ["w"]
     qtbot.wait(0)  # flush any remaining queued replies; z's must not replace w's
     QApplication.processEvents()
     assert view.node_labels() == ["w"]
-    assert [m for m, _ in source.requests] == ["graph", "graph"]
+    assert source.methods() == ["graph", "graph"]
 
 
 @pytest.mark.parametrize(
@@ -112,17 +113,17 @@ def test_no_graph_shows_message(qtbot, make_view, code: str, name: str, key: str
 
 def test_non_tensor_kinds_and_none_do_not_request(qtbot, make_view) -> None:
     view, source = make_view("import numpy as np\na = np.ones(3)\n")
-    view.set_variable(_var("a", kind="ndarray"))
+    view.app_state.select(_var("a", kind="ndarray"))
     message = view.findChild(QLabel, "graphMessage")
     assert message.isVisible() and message.text()
-    view.set_variable(None)
+    view.app_state.select(None)
     assert message.isVisible() and view.node_labels() == []
     assert source.requests == []
 
 
 def test_error_reply_is_shown(qtbot, make_view) -> None:
     view, _ = make_view(SEED)
-    view.set_variable(_var("missing"))
+    view.app_state.select(_var("missing"))
     message = view.findChild(QLabel, "graphMessage")
     qtbot.waitUntil(lambda: "missing" in message.text(), timeout=5000)
     assert view.node_labels() == []
@@ -130,9 +131,9 @@ def test_error_reply_is_shown(qtbot, make_view) -> None:
 
 def test_hidden_view_fetches_when_shown(qtbot) -> None:
     source = InProcessSource(_namespace(SEED))
-    view = GraphView(source)
+    view = GraphView(source, AppState())
     qtbot.addWidget(view)
-    view.set_variable(_var("z"))
+    view.app_state.select(_var("z"))
     assert source.requests == []
     with qtbot.waitSignal(view.graph_shown, timeout=5000):
         view.show()

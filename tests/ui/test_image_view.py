@@ -10,6 +10,8 @@ import torch
 from PySide6.QtGui import QGuiApplication
 
 from explorer.ui.image.image_view import ImageView
+from explorer import protocol
+from explorer.ui.app_state import AppState
 from tests.ui.fakes import InProcessSource
 
 
@@ -21,7 +23,7 @@ def _var(name: str, value, kind: str = "tensor") -> dict:
 def make_view(qtbot):
     def make(namespace: dict) -> tuple[ImageView, InProcessSource]:
         source = InProcessSource(namespace)
-        view = ImageView(source)
+        view = ImageView(source, AppState())
         qtbot.addWidget(view)
         view.resize(700, 600)
         view.show()
@@ -33,7 +35,7 @@ def make_view(qtbot):
 
 def _show(qtbot, view: ImageView, var: dict | None) -> dict:
     with qtbot.waitSignal(view.image_shown, timeout=5000) as blocker:
-        view.set_variable(var)
+        view.app_state.select(var)
     return blocker.args[0]
 
 
@@ -44,10 +46,10 @@ def test_chw_tensor_is_drawn_as_hwc(qtbot, make_view):
     assert view.displayed_array_shape() == (32, 48, 3)
     assert "permute(1, 2, 0)" in view.hint_text()
     assert "pixels" not in payload
-    method, params = source.requests[-1]
-    assert method == "image" and params["name"] == "img"
-    assert params["layout"] is None and params["channel"] is None
-    assert params["max_width"] >= 64 and params["max_height"] >= 64
+    request = source.requests[-1]
+    assert request.method == "image" and request.name == "img"
+    assert request.layout is None and request.channel is None
+    assert request.max_width >= 64 and request.max_height >= 64
     status = view._status.text()
     assert "CHW" in status and "32 × 48" in status and "as is" in status
 
@@ -73,7 +75,7 @@ def test_grayscale_uses_two_d_array_and_colorbar(qtbot, make_view):
 def test_layout_override_and_channel_choice(qtbot, make_view):
     stack = torch.rand(10, 12, 16)  # not an image until a layout and channel are chosen
     view, source = make_view({"stack": stack})
-    view.set_variable(_var("stack", stack))
+    view.app_state.select(_var("stack", stack))
     qtbot.waitUntil(lambda: view._message.isVisible() and "stack" in view._message.text())
     assert view.displayed_array_shape() is None
     view.layout_combo.setCurrentIndex(view.layout_combo.findData("CHW"))
@@ -82,7 +84,7 @@ def test_layout_override_and_channel_choice(qtbot, make_view):
     with qtbot.waitSignal(view.image_shown, timeout=5000) as blocker:
         view.channel_combo.setCurrentIndex(view.channel_combo.findData(4))
     assert blocker.args[0]["channel"] == 4
-    assert source.requests[-1][1]["layout"] == "CHW" and source.requests[-1][1]["channel"] == 4
+    assert source.requests[-1].layout == "CHW" and source.requests[-1].channel == 4
     assert view.displayed_array_shape() == (12, 16)
     assert "stack[4]" in view.hint_text()
 
@@ -111,8 +113,8 @@ def test_stale_reply_is_dropped(qtbot, make_view):
     a, b = torch.rand(3, 10, 20), torch.rand(1, 40, 50)
     view, _ = make_view({"a": a, "b": b})
     with qtbot.waitSignal(view.image_shown, timeout=5000) as blocker:
-        view.set_variable(_var("a", a))  # its reply is still queued when b is selected
-        view.set_variable(_var("b", b))
+        view.app_state.select(_var("a", a))  # its reply is still queued when b is selected
+        view.app_state.select(_var("b", b))
     assert blocker.args[0]["true_shape"] == [1, 40, 50]
     # a's reply came first (replies keep their order) and was dropped: the first drawing is b
     assert view.displayed_array_shape() == (40, 50)
@@ -128,7 +130,7 @@ def test_stale_reply_is_dropped(qtbot, make_view):
 )
 def test_non_images_get_a_friendly_message(qtbot, make_view, var, words):
     view, source = make_view({"v": torch.rand(5), "items": [1, 2]})
-    view.set_variable(var)
+    view.app_state.select(var)
     assert words in view._message.text()
     assert view._message.isVisible() and not view._canvas.isVisible()
     assert source.requests == []  # decided from the VAR fields alone
@@ -138,16 +140,16 @@ def test_non_images_get_a_friendly_message(qtbot, make_view, var, words):
 def test_core_error_is_shown(qtbot, make_view):
     empty = torch.zeros(3, 0, 4)
     view, _ = make_view({"empty": empty})
-    view.set_variable(_var("empty", empty))
+    view.app_state.select(_var("empty", empty))
     qtbot.waitUntil(lambda: "empty" in view._message.text() and "no pixels" in view._message.text())
 
 
 def test_hidden_view_fetches_when_shown(qtbot):
     img = torch.rand(3, 8, 8)
     source = InProcessSource({"img": img})
-    view = ImageView(source)
+    view = ImageView(source, AppState())
     qtbot.addWidget(view)
-    view.set_variable(_var("img", img))
+    view.app_state.select(_var("img", img))
     assert source.requests == []
     with qtbot.waitSignal(view.image_shown, timeout=5000):
         view.show()
@@ -240,10 +242,10 @@ def test_first_request_asks_for_the_whole_canvas_area(qtbot, make_view):
     big = torch.rand(3, 3000, 3000)
     view, source = make_view({"big": big})
     _show(qtbot, view, _var("big", big))
-    params = source.requests[-1][1]
+    request = source.requests[-1]
     ratio = view._canvas.devicePixelRatioF()
-    assert params["max_width"] == int(view._canvas.width() * ratio)
-    assert params["max_height"] == int(view._canvas.height() * ratio)
+    assert request.max_width == int(view._canvas.width() * ratio)
+    assert request.max_height == int(view._canvas.height() * ratio)
 
 
 def test_kernel_notes_follow_a_language_switch(qtbot, make_view):
@@ -255,7 +257,12 @@ def test_kernel_notes_follow_a_language_switch(qtbot, make_view):
     view, source = make_view({"img": img})
     _show(qtbot, view, _var("img", img))
     assert "NaN value(s) drawn as 0" in view._status.text()
-    source.agent.do_set_language("zh_CN")  # what KernelSession.set_language does in the kernel
-    with qtbot.waitSignal(view.image_shown, timeout=5000):
-        QCoreApplication.sendEvent(view, QEvent(QEvent.Type.LanguageChange))
-    assert "NaN 值画成 0" in view._status.text()
+    from explorer.core import i18n
+
+    source.ask(protocol.SetLanguage(lang="zh_CN"), lambda _reply: None)  # what the session sends
+    try:
+        with qtbot.waitSignal(view.image_shown, timeout=5000):
+            QCoreApplication.sendEvent(view, QEvent(QEvent.Type.LanguageChange))
+        assert "NaN 值画成 0" in view._status.text()
+    finally:
+        i18n.set_language("en")

@@ -11,12 +11,14 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QFont, QImage
 
 from explorer.ui.memory_map_view import GROUP_COLORS, MemoryMapView
-from tests.ui.fakes import InProcessSource
+from explorer import protocol
+from explorer.ui.app_state import AppState
+from tests.ui.fakes import HeldSource, InProcessSource
 
 
 def make_view(qtbot, ns: dict) -> tuple[MemoryMapView, InProcessSource]:
     source = InProcessSource(ns)
-    view = MemoryMapView(source)
+    view = MemoryMapView(source, AppState())
     qtbot.addWidget(view)
     view.resize(900, 400)
     view.show()
@@ -37,9 +39,9 @@ def cols_ns() -> dict:
 def test_column_view_map(qtbot, cols_ns: dict) -> None:
     view, source = make_view(qtbot, cols_ns)
     with qtbot.waitSignal(view.map_loaded) as blocker:
-        view.set_variable(var("cols", group="M1"))
+        view.app_state.select(var("cols", group="M1"))
     payload = blocker.args[0]
-    assert source.requests == [("memory_map", {"name": "cols"})]
+    assert source.requests == [protocol.MemoryMap(name="cols")]
     assert [r["name"] for r in payload["rows"]] == ["cols", "t"]
     row = payload["rows"][0]
     assert row["reached"] == [1, 2, 6, 7]
@@ -51,7 +53,7 @@ def test_column_view_map(qtbot, cols_ns: dict) -> None:
 def test_hover_tooltip_gives_index_and_position(qtbot, cols_ns: dict) -> None:
     view, _ = make_view(qtbot, cols_ns)
     with qtbot.waitSignal(view.map_loaded):
-        view.set_variable(var("cols"))
+        view.app_state.select(var("cols"))
     rect = view.cell_rect(0, 6)
     assert view.hit(rect.center()) == (0, 6)
     text = view.tooltip_for(*view.hit(rect.center()))
@@ -65,71 +67,60 @@ def test_expand_tooltip_counts_visits(qtbot) -> None:
     base = torch.tensor([5.0, 6.0])
     view, _ = make_view(qtbot, {"base": base, "e": base[:1].expand(3)})
     with qtbot.waitSignal(view.map_loaded):
-        view.set_variable(var("e"))
+        view.app_state.select(var("e"))
     assert "reached 3 times" in view.tooltip_for(0, 0)
 
 
 def test_stale_reply_is_dropped(qtbot, cols_ns: dict) -> None:
     view, source = make_view(qtbot, cols_ns)
-    view.set_variable(var("t"))
+    view.app_state.select(var("t"))
     with qtbot.waitSignal(view.map_loaded) as blocker:
-        view.set_variable(var("cols"))
-    assert [m for m, _ in source.requests] == ["memory_map", "memory_map"]
+        view.app_state.select(var("cols"))
+    assert source.methods() == ["memory_map", "memory_map"]
     assert blocker.args[0]["name"] == "cols"
     assert view.payload()["name"] == "cols"
 
 
-class HeldSource:
-    """Keeps replies until released, so a test can deliver them out of order."""
-
-    def __init__(self, ns: dict) -> None:
-        self.inner = InProcessSource(ns)
-        self.held: list = []
-
-    def request(self, method: str, params: dict, callback) -> None:
-        self.inner.request(method, params, lambda reply: self.held.append((callback, reply)))
-
-
 def test_late_reply_for_previous_variable_is_ignored(qtbot, cols_ns: dict) -> None:
     source = HeldSource(cols_ns)
-    view = MemoryMapView(source)
+    view = MemoryMapView(source, AppState())
     qtbot.addWidget(view)
     view.show()
-    view.set_variable(var("t"))
-    view.set_variable(var("cols"))
+    view.app_state.select(var("t"))
+    view.app_state.select(var("cols"))
     qtbot.waitUntil(lambda: len(source.held) == 2)
-    (t_callback, t_reply), (cols_callback, cols_reply) = source.held
-    cols_callback(cols_reply)
-    t_callback(t_reply)  # arrives last but belongs to the old selection
+    deliver_t, deliver_cols = source.held
+    deliver_cols()
+    deliver_t()  # arrives last but belongs to the old selection
     assert view.payload()["name"] == "cols"
 
 
 def test_no_storage_message(qtbot) -> None:
     view, _ = make_view(qtbot, {"m": torch.empty(3, device="meta")})
-    view.set_variable(var("m"))
+    view.app_state.select(var("m"))
     qtbot.waitUntil(lambda: "No storage" in view.message())
     assert "meta" in view.message() and view.payload() is None
 
 
 def test_non_array_and_none_do_not_request(qtbot) -> None:
     view, source = make_view(qtbot, {"k": 3})
-    view.set_variable(var("k", kind="other"))
-    view.set_variable(None)
+    view.app_state.select(var("k", kind="other"))
+    view.app_state.select(None)
     assert source.requests == []
     assert view.message()
 
 
 def test_error_reply_is_shown(qtbot) -> None:
     view, _ = make_view(qtbot, {})
-    view.set_variable(var("missing"))
+    view.app_state.select(var("missing"))
     qtbot.waitUntil(lambda: "Could not draw" in view.message())
 
 
 def test_hidden_view_fetches_when_shown(qtbot, cols_ns: dict) -> None:
     source = InProcessSource(cols_ns)
-    view = MemoryMapView(source)
+    view = MemoryMapView(source, AppState())
     qtbot.addWidget(view)
-    view.set_variable(var("cols"))
+    view.app_state.select(var("cols"))
     assert source.requests == []
     with qtbot.waitSignal(view.map_loaded):
         view.show()
@@ -144,7 +135,7 @@ def test_paints_with_big_and_small_fonts(qtbot, point_size: int) -> None:
     font.setPointSize(point_size)
     view.setFont(font)
     with qtbot.waitSignal(view.map_loaded):
-        view.set_variable(var("rev", kind="ndarray"))
+        view.app_state.select(var("rev", kind="ndarray"))
     image = QImage(view.size(), QImage.Format.Format_ARGB32)
     view.render(image)
     assert view.minimumHeight() >= view.cell_rect(2, view.payload()["cells"] - 1).bottom()

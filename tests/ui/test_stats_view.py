@@ -7,7 +7,9 @@ import pytest
 import torch
 from PySide6.QtCore import Qt
 
+from explorer import protocol
 from explorer.ui.stats_view import AUTO_LIMIT, StatsView
+from explorer.ui.app_state import AppState
 from tests.ui.fakes import InProcessSource
 
 
@@ -22,7 +24,7 @@ def make_view(qtbot):
 
     def make(namespace: dict, show: bool = True) -> tuple[StatsView, InProcessSource]:
         source = InProcessSource(namespace)
-        view = StatsView(source)
+        view = StatsView(source, AppState())
         qtbot.addWidget(view)
         view.resize(800, 500)
         if show:
@@ -40,7 +42,7 @@ def test_known_tensor_shows_min_max_and_histogram(qtbot, make_view):
     t = torch.tensor([[-2.0, 0.0, 3.5], [float("nan"), float("inf"), 1.0]])
     view, source = make_view({"t": t})
     with qtbot.waitSignal(view.stats_shown, timeout=10_000) as blocker:
-        view.set_variable(_var("t", t))  # small: starts by itself
+        view.app_state.select(_var("t", t))  # small: starts by itself
     result = blocker.args[0]
     assert view.values["min"].text() == "-2" and view.values["max"].text() == "3.5"
     assert view.values["nan"].text() == "1" and view.values["posinf"].text() == "1"
@@ -49,8 +51,8 @@ def test_known_tensor_shows_min_max_and_histogram(qtbot, make_view):
     assert sum(result["histogram"]["counts"]) == 4
     assert len(view._axes.patches) == len(result["histogram"]["counts"])
     assert "NaN" in view.message.text()
-    assert [m for m, _ in source.requests][0] == "stats_start"
-    assert "stats_poll" in [m for m, _ in source.requests]
+    assert source.methods()[0] == "stats_start"
+    assert "stats_poll" in source.methods()
     assert view.state() == "done" and view.compute_button.isEnabled()
 
 
@@ -58,12 +60,12 @@ def test_progress_and_cancel(qtbot, make_view):
     t = torch.randn(200_000)
     view, source = make_view({"t": t})
     view.job_options = {"chunk_elements": 1}  # 200k tiny blocks: slow enough to watch and cancel
-    view.set_variable(_var("t", t))
+    view.app_state.select(_var("t", t))
     qtbot.waitUntil(lambda: view.state() == "running" and view.progress_bar.value() > 0, timeout=10_000)
     assert view.progress_bar.isVisible() and view.cancel_button.isVisible()
     qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.state() == "cancelled", timeout=10_000)
-    assert ("stats_cancel", {"job": 1}) in source.requests
+    assert protocol.StatsCancel(job=1) in source.requests
     assert view.message.text() == "Cancelled."
     assert not view.progress_bar.isVisible() and view.values["min"].text() == ""
 
@@ -72,7 +74,7 @@ def test_large_tensor_waits_for_compute(qtbot, make_view):
     t = torch.arange(10.0)
     var = dict(_var("t", t), numel=AUTO_LIMIT)  # pretend it is big
     view, source = make_view({"t": t})
-    view.set_variable(var)
+    view.app_state.select(var)
     assert source.requests == [] and view.compute_button.isEnabled()
     with qtbot.waitSignal(view.stats_shown, timeout=10_000):
         qtbot.mouseClick(view.compute_button, Qt.MouseButton.LeftButton)
@@ -82,7 +84,7 @@ def test_large_tensor_waits_for_compute(qtbot, make_view):
 def test_hidden_view_starts_when_shown(qtbot, make_view):
     a = np.arange(6, dtype=np.int32).reshape(2, 3)
     view, source = make_view({"a": a}, show=False)
-    view.set_variable(_var("a", a, "ndarray"))
+    view.app_state.select(_var("a", a, "ndarray"))
     assert source.requests == []
     with qtbot.waitSignal(view.stats_shown, timeout=10_000):
         view.show()
@@ -94,25 +96,25 @@ def test_switching_variables_drops_the_old_job(qtbot, make_view):
     view, source = make_view({"a": a, "b": b})
     shown: list[dict] = []
     view.stats_shown.connect(shown.append)
-    view.set_variable(_var("a", a))
+    view.app_state.select(_var("a", a))
     with qtbot.waitSignal(view.stats_shown, timeout=10_000):
-        view.set_variable(_var("b", b))
+        view.app_state.select(_var("b", b))
     assert [r["count"] for r in shown] == [7]
     assert view.values["mean"].text() == "3"
-    qtbot.waitUntil(lambda: ("stats_cancel", {"job": 1}) in source.requests)  # a's orphan job is stopped
+    qtbot.waitUntil(lambda: protocol.StatsCancel(job=1) in source.requests)  # a's orphan job is stopped
 
 
 def test_failure_is_a_sentence(qtbot, make_view):
     m = torch.empty(3, device="meta")
     view, _ = make_view({"m": m})
-    view.set_variable(_var("m", m))
+    view.app_state.select(_var("m", m))
     qtbot.waitUntil(lambda: view.state() == "failed", timeout=10_000)
     assert "meta tensor" in view.message.text()
 
 
 def test_not_an_array(qtbot, make_view):
     view, source = make_view({"x": 1})
-    view.set_variable({"name": "x", "kind": "other", "type": "int"})
+    view.app_state.select({"name": "x", "kind": "other", "type": "int"})
     assert not view.compute_button.isEnabled() and source.requests == []
     assert "Select a tensor" in view.message.text()
 
@@ -136,7 +138,7 @@ def test_notes_are_translated(qtbot, make_view):
     t = torch.tensor([1.0, float("nan")])
     view, _ = make_view({"t": t})
     with qtbot.waitSignal(view.stats_shown, timeout=10_000):
-        view.set_variable(_var("t", t))
+        view.app_state.select(_var("t", t))
     assert view.message.text() == "Note: min, max, mean and std leave out NaN and Inf"
     install_language("zh_CN")
     try:

@@ -9,7 +9,9 @@ from PySide6.QtCore import Qt
 
 from explorer.ui.values.values_table_model import BLOCK_ROWS, NAN_BACKGROUND, POSINF_COLOR, heat_color
 from explorer.ui.values.values_view import ValuesView
-from tests.ui.fakes import InProcessSource
+from explorer import protocol
+from explorer.ui.app_state import AppState
+from tests.ui.fakes import HeldSource, InProcessSource
 
 
 def _var(name: str, value: object, kind: str = "tensor") -> dict:
@@ -20,7 +22,7 @@ def _var(name: str, value: object, kind: str = "tensor") -> dict:
 def make_view(qtbot):
     def make(namespace: dict, show: bool = True) -> tuple[ValuesView, InProcessSource]:
         source = InProcessSource(namespace)
-        view = ValuesView(source)
+        view = ValuesView(source, AppState())
         qtbot.addWidget(view)
         view.resize(700, 500)
         if show:
@@ -33,7 +35,7 @@ def make_view(qtbot):
 
 def _show(qtbot, view: ValuesView, var: dict | None) -> dict:
     with qtbot.waitSignal(view.values_shown, timeout=5000) as blocker:
-        view.set_variable(var)
+        view.app_state.select(var)
     return blocker.args[0]
 
 
@@ -47,10 +49,9 @@ def test_cells_of_a_known_tensor_and_the_request(qtbot, make_view):
     _show(qtbot, view, _var("t", t))
     assert view.model.rowCount() == 3 and view.model.columnCount() == 4
     assert _texts(view, 2, 4) == [["0", "0.25", "0.5", "0.75"], ["1", "1.25", "1.5", "1.75"]]
-    method, params = source.requests[0]
-    assert method == "values"
-    assert params == {"name": "t", "row_dim": 1, "col_dim": 2, "index": [0, None, None],
-                      "row0": 0, "col0": 0, "nrows": params["nrows"], "ncols": params["ncols"]}
+    request = source.requests[0]
+    assert request == protocol.Values(name="t", row_dim=1, col_dim=2, index=[0, None, None], row0=0, col0=0,
+                                      nrows=request.nrows, ncols=request.ncols)
 
 
 def test_slider_moves_to_another_slice(qtbot, make_view):
@@ -62,7 +63,7 @@ def test_slider_moves_to_another_slice(qtbot, make_view):
     with qtbot.waitSignal(view.values_shown, timeout=5000):
         slider_spin.setValue(1)
     assert view.cell_text(2, 3) == "23"
-    assert source.requests[-1][1]["index"] == [1, None, None]
+    assert source.requests[-1].index == [1, None, None]
 
 
 def test_same_variable_again_keeps_the_slice_and_refreshes(qtbot, make_view):
@@ -97,7 +98,7 @@ def test_tooltip_has_full_index_and_storage_position(qtbot, make_view):
     base = torch.arange(60.0).reshape(3, 4, 5)
     t = base.permute(2, 0, 1)[1:, :, ::2]  # non-contiguous, offset 1
     view, _ = make_view({"t": t})
-    view.set_variable(_var("t", t))
+    view.app_state.select(_var("t", t))
     spin = view.index_spin(0)
     with qtbot.waitSignal(view.values_shown, timeout=5000):
         spin.setValue(2)
@@ -153,13 +154,13 @@ def test_big_tensor_fetches_only_visible_blocks(qtbot, make_view):
     view, source = make_view({"t": t})
     _show(qtbot, view, _var("t", t))
     assert view.model.rowCount() == 10_000
-    assert all(p["nrows"] <= BLOCK_ROWS and p["row0"] == 0 for _, p in source.requests)
+    assert all(p.nrows <= BLOCK_ROWS and p.row0 == 0 for p in source.requests)
     before = len(source.requests)
     view.table.scrollToBottom()
     qtbot.waitUntil(lambda: view.cell_text(9_999, 3) == "3")
-    later = [p for _, p in source.requests[before:]]
+    later = source.requests[before:]
     assert later and len(later) <= 4  # only the blocks now on screen
-    assert all(p["row0"] >= 10_000 - 3 * BLOCK_ROWS for p in later)
+    assert all(p.row0 >= 10_000 - 3 * BLOCK_ROWS for p in later)
 
 
 def test_stale_replies_are_dropped(qtbot, make_view):
@@ -167,9 +168,9 @@ def test_stale_replies_are_dropped(qtbot, make_view):
     view, _ = make_view({"a": a, "b": b})
     shown: list[dict] = []
     view.values_shown.connect(shown.append)
-    view.set_variable(_var("a", a))
+    view.app_state.select(_var("a", a))
     with qtbot.waitSignal(view.values_shown, timeout=5000):
-        view.set_variable(_var("b", b))  # a's reply is still in flight
+        view.app_state.select(_var("b", b))  # a's reply is still in flight
     qtbot.waitUntil(lambda: view.cell_text(1, 1) == "1")
     assert shown and all(block["shape"] == [2, 2] for block in shown)
 
@@ -177,7 +178,7 @@ def test_stale_replies_are_dropped(qtbot, make_view):
 def test_hidden_view_fetches_when_shown(qtbot, make_view):
     t = torch.arange(4.0)
     view, source = make_view({"t": t}, show=False)
-    view.set_variable(_var("t", t))
+    view.app_state.select(_var("t", t))
     assert source.requests == []
     with qtbot.waitSignal(view.values_shown, timeout=5000):
         view.show()
@@ -187,10 +188,10 @@ def test_hidden_view_fetches_when_shown(qtbot, make_view):
 def test_messages_for_non_arrays_and_meta(qtbot, make_view):
     meta = torch.empty(2, 3, device="meta")
     view, source = make_view({"m": meta, "x": 3})
-    view.set_variable({"name": "x", "kind": "other", "type": "int", "shape": None})
+    view.app_state.select({"name": "x", "kind": "other", "type": "int", "shape": None})
     assert view.message.isVisible() and "not a tensor" in view.message.text()
     assert view.model.rowCount() == 0
-    view.set_variable(_var("m", meta))
+    view.app_state.select(_var("m", meta))
     qtbot.waitUntil(lambda: "meta tensor" in view.message.text())
     assert not view.message.text().startswith("ValueError")
     asked = len(source.requests)
@@ -222,27 +223,16 @@ def test_bigger_font_widens_cells(qtbot, make_view):
     qtbot.waitUntil(lambda: view.table.horizontalHeader().defaultSectionSize() > before * 1.5)
 
 
-class HeldSource(InProcessSource):
-    """Answers with the real agent but keeps the replies until the test delivers them (a slow kernel)."""
-
-    def __init__(self, namespace: dict) -> None:
-        super().__init__(namespace)
-        self.held: list[tuple] = []
-
-    def request(self, method: str, params: dict, callback) -> None:
-        super().request(method, params, lambda reply: self.held.append((callback, reply)))
-
-
 def test_reply_after_the_view_is_gone(qtbot):
     import shiboken6
 
     t = torch.arange(6.0).reshape(2, 3)
     source = HeldSource({"t": t})
-    view = ValuesView(source)
+    view = ValuesView(source, AppState())
     view.show()
     qtbot.waitExposed(view)
-    view.set_variable(_var("t", t))
+    view.app_state.select(_var("t", t))
     qtbot.waitUntil(lambda: len(source.held) >= 1)
     shiboken6.delete(view)
-    for callback, reply in source.held:
-        callback(reply)  # must be ignored, not raise "C++ object already deleted"
+    for deliver in source.held:
+        deliver()  # must be ignored, not raise "C++ object already deleted"

@@ -60,7 +60,9 @@ class CommEndpoint:
                 result = handler(self.agent, request, self.client)
             return _localized(request.method, result), None
         except ValueError as exc:  # the core's one sentence for the user (ResolveError included)
-            return None, protocol.ErrorInfo(type(exc).__name__, _localized_error(request.method, str(exc)))
+            facts = getattr(exc, "facts", None)
+            return None, protocol.ErrorInfo(type(exc).__name__, _localized_error(request.method, str(exc)),
+                                            dict(facts) if isinstance(facts, dict) else {})
         except KeyboardInterrupt:
             return None, protocol.ErrorInfo("KeyboardInterrupt", "interrupted")
         except BaseException as exc:  # noqa: BLE001 - the client must get an answer, whatever happened

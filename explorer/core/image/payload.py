@@ -164,6 +164,24 @@ def _device_note(array: Any, library: str, plan: Plan) -> str | None:
     return "; ".join(parts) or None
 
 
+class ImageError(ValueError):
+    """A value that cannot be drawn (one sentence), with the facts a view can still show (``facts``)."""
+
+    def __init__(self, message: str, facts: dict) -> None:
+        super().__init__(message)
+        self.facts = facts
+
+
+def _shape_facts(value: Any) -> dict:
+    """How many channels each layout would give *value* (the view offers them as choices)."""
+    shape = getattr(value, "shape", None)
+    try:
+        dims = [int(s) for s in shape] if shape is not None else None
+    except (TypeError, ValueError):
+        dims = None
+    return {"channels_by_layout": channels_by_layout(dims)} if dims is not None else {}
+
+
 def image_payload(
     value: Any,
     *,
@@ -199,8 +217,11 @@ def image_payload(
     ValueError
         With one sentence, for values that cannot be drawn.
     """
-    result = build_image(value, name=name, layout=layout, channel=channel,
-                         max_width=max_width, max_height=max_height)
+    try:
+        result = build_image(value, name=name, layout=layout, channel=channel,
+                             max_width=max_width, max_height=max_height)
+    except ValueError as exc:
+        raise ImageError(str(exc), _shape_facts(value)) from exc
     result["pixels"] = result["pixels"].tobytes()
     result["channels_by_layout"] = channels_by_layout(result["true_shape"])
     return result

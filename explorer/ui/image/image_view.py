@@ -17,6 +17,8 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 
+from explorer import protocol
+from explorer.ui.app_state import AppState
 from explorer.ui.image.image_status import ImageStatusMixin
 from explorer.ui.selection_fetch import SelectionFetch
 
@@ -24,7 +26,6 @@ LAYOUT_CHOICES = (None, "HW", "CHW", "HWC", "NCHW", "NHWC")
 COLORMAPS = ("gray", "viridis", "magma", "coolwarm")
 IMAGE_KINDS = ("tensor", "parameter", "ndarray")
 MAX_LABELLED_TILES = 64  # beyond this the tile numbers would cover the images
-_CHANNEL_AXIS = {"HW": None, "CHW": 0, "HWC": 2, "NCHW": 1, "NHWC": 3}
 _REFETCH_GROWTH = 1.25  # ask for sharper pixels once the canvas is this much larger
 
 
@@ -34,17 +35,20 @@ class ImageView(ImageStatusMixin, QWidget):
     Parameters
     ----------
     source : object
-        Has ``request(method, params, callback)``; answers the ``image`` request.
+        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.Image`.
+    state : AppState
+        Holds the selected variable (the view draws whatever is selected).
     parent : QWidget, optional
     """
 
     image_shown = Signal(dict)
 
-    def __init__(self, source: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._var: dict | None = None
-        self._fetcher = SelectionFetch(self, source, self._fetch)
+        self.app_state = state
+        self._fetcher = SelectionFetch(self, source, state, self._fetch)
         self._payload: dict | None = None
+        self._facts: dict = {}  # what an error reply still told (channels per layout)
         self._pixels: np.ndarray | None = None
         self._requested_size = (0, 0)
         self._array_shape: tuple[int, ...] | None = None
@@ -55,7 +59,12 @@ class ImageView(ImageStatusMixin, QWidget):
         self._resize_timer.setInterval(250)
         self._resize_timer.timeout.connect(self._on_resize_timer_timeout)
         self.retranslate()
-        self.set_variable(None)
+        state.selection_changed.connect(self._on_state_selection_changed)
+        self._on_state_selection_changed(state.selection)
+
+    @property
+    def _var(self) -> dict | None:
+        return self.app_state.selection or None
 
     # -- construction ------------------------------------------------------------
     def _build_figure(self) -> None:
@@ -145,11 +154,12 @@ class ImageView(ImageStatusMixin, QWidget):
             self._status.setText(self._status_text(self._payload))
 
     # -- public API ------------------------------------------------------------------
-    def set_variable(self, var: dict | None) -> None:
-        """Show *var* (a VAR dict), fetching its pixels now if visible, else when shown."""
-        self._var = var
+    def _on_state_selection_changed(self, selection: dict) -> None:
+        """Show the selected VAR, fetching its pixels now if visible, else when shown."""
+        var = selection or None
         self._fetcher.restart()  # replies still in flight are now stale
         self._payload = None
+        self._facts = {}
         for combo in (self.layout_combo, self.channel_combo):
             _select_quietly(combo, 0)
         self._fill_channels(None)
@@ -241,18 +251,21 @@ class ImageView(ImageStatusMixin, QWidget):
         assert self._var is not None
         width, height = self._canvas_size()
         self._requested_size = (width, height)
-        params = {"name": self._var["name"], "layout": self.layout_combo.currentData(),
-                  "channel": self.channel_combo.currentData(), "max_width": width, "max_height": height}
-        self._fetcher.request("image", params, self._on_source_replied)
+        request = protocol.Image(name=self._var["name"], layout=self.layout_combo.currentData(),
+                                 channel=self.channel_combo.currentData(), max_width=width, max_height=height)
+        self._fetcher.ask(request, self._on_source_replied)
 
-    def _on_source_replied(self, reply: dict) -> None:
-        if "error" in reply:
-            message = str(reply["error"]).removeprefix("ValueError: ")
+    def _on_source_replied(self, reply: protocol.Reply[protocol.ImageReply]) -> None:
+        if not reply.ok or reply.result is None:
             name = (self._var or {}).get("name", "")
             self._show_message(self.tr("{name} cannot be drawn as an image: {reason}").format(
-                name=name, reason=message))
+                name=name, reason=reply.message))
+            if reply.error is not None and reply.error.data.get("channels_by_layout"):
+                # not drawable as asked, but the kernel says which channels each layout has
+                self._facts = {"channels_by_layout": reply.error.data["channels_by_layout"]}
+                self._fill_channels(self._channel_count())
             return
-        result = dict(reply.get("result") or {})
+        result: dict = dict(reply.result)
         raw = result.pop("pixels", b"")
         shape = (int(result["height"]), int(result["width"]), int(result["channels"]))
         pixels = np.frombuffer(raw, dtype=np.uint8).reshape(shape)
@@ -367,12 +380,11 @@ class ImageView(ImageStatusMixin, QWidget):
     # -- channel choice --------------------------------------------------------------------
     def _channel_count(self) -> int | None:
         """Channels of the current variable under the chosen (or detected) layout."""
-        shape = (self._var or {}).get("shape")
-        layout = self.layout_combo.currentData() or (self._payload or {}).get("layout")
-        if not isinstance(shape, list) or layout not in _CHANNEL_AXIS or len(shape) != len(layout):
-            return None
-        axis = _CHANNEL_AXIS[layout]
-        return 1 if axis is None else int(shape[axis])
+        payload = self._payload or self._facts
+        layout = self.layout_combo.currentData() or payload.get("layout")
+        counts = payload.get("channels_by_layout") or {}  # the kernel's rule, not a copy of it
+        count = counts.get(layout) if isinstance(counts, dict) else None
+        return int(count) if count is not None else None
 
     def _fill_channels(self, count: int | None) -> None:
         """Offer All plus each channel; keep the current choice when it still exists."""

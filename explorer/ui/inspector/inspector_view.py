@@ -1,41 +1,47 @@
-"""The inspector: a filterable tree of variables, column chooser, and the memory-sharing line."""
+"""The inspector: a filterable tree of variables, column chooser, and the memory-sharing line.
+
+Clicking a row makes it the window's selection (:class:`~explorer.ui.app_state.AppState`).
+Selection signals can arrive while the model is being reset (a new snapshot, the
+filter hiding the selected row); those never re-enter the model: the view keeps
+the selection by name and puts it back once the reset is over.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, QPoint, QSettings, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, QPoint, QSettings, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit, QMenu, QTreeView, QVBoxLayout, QWidget
 
+from explorer import protocol
+from explorer.ui.app_state import AppState
 from explorer.ui.inspector.inspector_model import VAR_ROLE, InspectorModel
-from explorer.ui.inspector.memory_relations import describe
+from explorer.ui.selection_fetch import SelectionFetch
+
+ARRAY_KINDS = ("tensor", "parameter", "ndarray")
 
 
 class InspectorView(QWidget):
-    """Receives snapshots; emits ``variable_selected(var)`` (an empty dict when nothing is selected)."""
+    """Shows the model; the row the user picks becomes ``state.selection``."""
 
-    variable_selected = Signal(dict)
-
-    def __init__(self, model: InspectorModel, source: Any = None, parent: QWidget | None = None) -> None:
+    def __init__(self, model: InspectorModel, source: Any, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
-        self._source = source  # asked for exact overlaps of the selection (snapshots carry groups only)
-        self._selected_name: str | None = None
+        self.app_state = state
+        self._fetcher = SelectionFetch(self, source, state)  # the selection's overlaps and relations
+        self._quiet = False  # True while the model resets: selection signals are ours, not the user's
+        self._sized = False  # columns fitted to their contents once, when the first rows arrived
+        self._expanded: set[str] = set()
         self._filter = QLineEdit(self)
         self._filter.setClearButtonEnabled(True)
-        self._proxy = QSortFilterProxyModel(self)
-        self._proxy.setSourceModel(model)
-        self._proxy.setRecursiveFilteringEnabled(True)
-        self._proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self._proxy.setFilterKeyColumn(0)
         self.tree = QTreeView(self)
-        self.tree.setModel(self._proxy)
+        self.tree.setModel(model)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         header = self.tree.header()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._on_header_menu_requested)
         self.relation = QLabel(self)
@@ -48,7 +54,10 @@ class InspectorView(QWidget):
         layout.addWidget(self.relation)
         self._filter.textChanged.connect(self._on_filter_text_changed)
         self.tree.selectionModel().selectionChanged.connect(self._on_tree_selection_changed)
-        self._expanded: set[str] = set()
+        self.tree.expanded.connect(self._on_tree_expanded)
+        self.tree.collapsed.connect(self._on_tree_collapsed)
+        model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
+        model.modelReset.connect(self._on_model_reset)
         self._restore_columns()
         self.retranslate()
 
@@ -62,77 +71,110 @@ class InspectorView(QWidget):
             self.retranslate()
         super().changeEvent(event)
 
-    # -- snapshots ---------------------------------------------------------------
-    def set_snapshot(self, snapshot: dict) -> None:
-        """Show a new snapshot, keeping the selection and expanded rows by name."""
-        self._remember_expanded()
-        self.model.set_snapshot(snapshot)
-        for name in self._expanded:
-            self.tree.expand(self._proxy.mapFromSource(self.model.index_of(name)))
-        if self._selected_name and self.model.variable(self._selected_name) is not None:
-            self.select(self._selected_name)
-        else:
-            self._selected_name = None
+    # -- snapshots -------------------------------------------------------------------------
+    def apply_snapshot(self, snapshot: dict) -> None:
+        """Show a snapshot reply; the selection follows its variable by name."""
+        changed = self.model.apply_snapshot(snapshot)
+        name = self.app_state.selected_name
+        if name is None:
+            return
+        var = self.model.variable(name)
+        if var is None:
+            self.app_state.select(None)
+            self.model.set_highlight({})
             self.relation.clear()
-            self.variable_selected.emit({})
+        elif name in changed or _root(name) in changed:
+            self._select_var(var)  # new facts: the views fetch again
 
-    def _remember_expanded(self) -> None:
-        self._expanded = {
-            var["name"] for var in self.model.variables()
-            if self.tree.isExpanded(self._proxy.mapFromSource(self.model.index_of(var["name"])))
-        }
+    def set_filter_text(self, text: str) -> None:
+        self._filter.setText(text)
 
     def select(self, name: str) -> None:
-        index = self._proxy.mapFromSource(self.model.index_of(name))
+        """Select *name* (its row, and the window's selection)."""
+        index = self.model.index_of(name)
         if index.isValid():
             self.tree.setCurrentIndex(index)
             self.tree.scrollTo(index)
-            self._emit_selection(index)
+        var = self.model.variable(name)
+        if var is not None and name != self.app_state.selected_name:
+            self._select_var(var)
 
     def selected_name(self) -> str | None:
-        return self._selected_name
+        return self.app_state.selected_name
 
+    # -- model resets ------------------------------------------------------------------------
+    def _on_model_about_to_be_reset(self) -> None:
+        self._quiet = True
+
+    def _on_model_reset(self) -> None:
+        """Put back what a reset loses: expanded rows and the selected row (by name)."""
+        for name in list(self._expanded):
+            index = self.model.index_of(name)
+            if index.isValid():
+                self.tree.expand(index)
+        name = self.app_state.selected_name
+        index = self.model.index_of(name) if name else QModelIndex()
+        if index.isValid():
+            self.tree.selectionModel().setCurrentIndex(
+                index, self.tree.selectionModel().SelectionFlag.ClearAndSelect | self.tree.selectionModel().SelectionFlag.Rows)
+        if not self._sized and self.model.rowCount():
+            self._sized = True
+            for section in range(self.model.columnCount()):
+                self.tree.resizeColumnToContents(section)  # the rows on screen only, so cheap at any size
+        self._quiet = False
+
+    def _on_tree_expanded(self, index: QModelIndex) -> None:
+        var = index.data(VAR_ROLE)
+        if var:
+            self._expanded.add(var.get("name", ""))
+
+    def _on_tree_collapsed(self, index: QModelIndex) -> None:
+        var = index.data(VAR_ROLE)
+        if var and not self._quiet:
+            self._expanded.discard(var.get("name", ""))
+
+    # -- selection -----------------------------------------------------------------------------
     def _on_tree_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        if self._quiet:
+            return
         indexes = selected.indexes()
-        self._emit_selection(indexes[0] if indexes else QModelIndex())
-
-    def _emit_selection(self, index: QModelIndex) -> None:
-        var = index.data(VAR_ROLE) if index.isValid() else None
-        self._selected_name = var.get("name") if var else None
+        var = indexes[0].data(VAR_ROLE) if indexes else None
         if not var:
-            self.model.set_highlight({})
+            return  # a row hidden by the filter stays the selection; the details keep showing it
+        if var.get("name") != self.app_state.selected_name or var is not self.app_state.selection:
+            self._select_var(var)
+
+    def _select_var(self, var: dict) -> None:
+        self.app_state.select(var)
+        self._fetcher.restart()
+        name = str(var.get("name", ""))
+        self.model.set_highlight({name: "selected"})
+        if var.get("kind") not in ARRAY_KINDS:
             self.relation.clear()
-            self.variable_selected.emit({})
             return
-        self._describe(var)
-        self.variable_selected.emit(var)
-        if var.get("memory_group") and var.get("overlaps") is None and self._source is not None:
-            self.relation.setText(self.tr("Checking which elements {name} shares…").format(name=var["name"]))
-            self._source.request("overlaps", {"name": var["name"]},
-                                 lambda reply, v=var: self._on_source_overlaps_replied(v, reply))
+        self.relation.setText(self.tr("Checking which elements {name} shares…").format(name=name))
+        self._fetcher.ask(protocol.Overlaps(name=name), self._on_source_overlaps_replied)
 
-    def _describe(self, var: dict) -> None:
-        sentence, roles = describe(var, self.model.variables())
+    def _on_source_overlaps_replied(self, reply: protocol.Reply[protocol.OverlapsReply]) -> None:
+        result = reply.result if reply.ok else None
+        name = self.app_state.selected_name or ""
+        if result is None:
+            self.relation.setText(self.tr("Could not check the shared memory: {why}").format(why=reply.message))
+            return
+        roles = {rel["other"]: rel["role"] for rel in result["relations"]}
+        roles[name] = "selected"
         self.model.set_highlight(roles)
-        self.relation.setText(sentence)
-
-    def _on_source_overlaps_replied(self, var: dict, reply: dict) -> None:
-        result = reply.get("result")
-        if var.get("name") != self._selected_name:
-            return  # the user moved on
-        if not result:
-            self.relation.setText(self.tr("Could not check the shared memory: {why}").format(why=reply.get("error", "")))
-            return
-        var["overlaps"] = result.get("overlaps") or []
-        stored = self.model.variable(var["name"])
+        stored = self.model.variable(name)
         if stored is not None:
-            stored["overlaps"] = var["overlaps"]
-        self._describe(var)
+            stored["overlaps"] = list(result["overlaps"])
+        hint = (stored or {}).get("copy_hint")
+        text = result["sentence"]
+        self.relation.setText(f"{text} · {hint}" if hint and not result["relations"] else text)
 
     def _on_filter_text_changed(self, text: str) -> None:
-        self._proxy.setFilterFixedString(text)
+        self.model.set_filter(text)
 
-    # -- columns -------------------------------------------------------------------
+    # -- columns -------------------------------------------------------------------------------
     def _on_header_menu_requested(self, pos: QPoint) -> None:
         menu = QMenu(self)
         for section, column in enumerate(self.model.columns()):
@@ -157,3 +199,11 @@ class InspectorView(QWidget):
         for section, column in enumerate(self.model.columns()):
             hidden = (column.key in saved) if isinstance(saved, list) else not column.visible
             self.tree.setColumnHidden(section, hidden)
+
+
+def _root(name: str) -> str:
+    """The top-level variable of a child's name: ``sd`` for ``sd['w']``, ``model`` for ``model.fc.weight``."""
+    for i, ch in enumerate(name):
+        if ch in ".[":
+            return name[:i]
+    return name

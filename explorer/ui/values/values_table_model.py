@@ -1,7 +1,8 @@
 """The Values tab's table model: fetches only the blocks of cells the view paints.
 
-It asks the kernel for ``values`` windows of ``BLOCK_ROWS`` x ``BLOCK_COLS``,
-keeps a few of them, and forgets replies meant for an earlier variable or slice.
+It asks the kernel for :class:`explorer.protocol.Values` windows of ``BLOCK_ROWS``
+x ``BLOCK_COLS`` (numbers arrive as one binary block per window), keeps a few of
+them, and forgets replies meant for an earlier variable or slice.
 """
 
 from __future__ import annotations
@@ -9,9 +10,11 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-import shiboken6
+import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
+
+from explorer import protocol
 
 BLOCK_ROWS = 64
 BLOCK_COLS = 32
@@ -28,8 +31,21 @@ _HEAT_STOPS = ((0.0, (171, 217, 233)), (0.5, (255, 255, 191)), (1.0, (253, 174, 
 
 
 def format_cell(cell: Any) -> str:
-    """Text of one cell: 6 significant digits for floats, NaN/Inf as sent (strings)."""
-    return f"{cell:.6g}" if isinstance(cell, float) else str(cell)
+    """Text of one cell: 6 significant digits for floats and complex numbers (nan, inf, -inf as such)."""
+    if isinstance(cell, (bool, np.bool_)):
+        return str(bool(cell))
+    if isinstance(cell, (complex, np.complexfloating)):
+        return f"{cell.real:.6g}{cell.imag:+.6g}j"
+    if isinstance(cell, (float, np.floating)):
+        return f"{float(cell):.6g}"
+    return str(cell)
+
+
+def _nonfinite(cell: Any) -> str | None:
+    """"nan", "inf" or "-inf" for such a float, else None."""
+    if not isinstance(cell, (float, np.floating)) or np.isfinite(cell):
+        return None
+    return "nan" if cell != cell else ("inf" if cell > 0 else "-inf")
 
 
 def heat_color(x: float, lo: float, hi: float) -> QColor:
@@ -49,22 +65,15 @@ def table_extent(shape: list[int], row_dim: int | None, col_dim: int | None) -> 
     return rows, cols
 
 
-def _clean_error(text: str) -> str:
-    """The kernel's message without a leading ``ValueError:``-style class name."""
-    head, sep, rest = text.partition(": ")
-    return rest if sep and head.isidentifier() and head.endswith(("Error", "Exception")) else text
-
-
 class ValuesTableModel(QAbstractTableModel):
     """Cells of one 2-d slice, fetched from the kernel block by block as they are painted."""
 
     window_loaded = Signal(dict)
     window_failed = Signal(str)
 
-    def __init__(self, source: Any, parent: QObject | None = None) -> None:
+    def __init__(self, fetcher: Any, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._source = source
-        self._token = 0
+        self._fetcher = fetcher  # a SelectionFetch: replies for another variable or slice never arrive
         self._name: str | None = None
         self._row_dim: int | None = None
         self._col_dim: int | None = None
@@ -81,7 +90,7 @@ class ValuesTableModel(QAbstractTableModel):
                   index: list[int | None]) -> None:
         """Show another variable or slice; everything cached or in flight is dropped."""
         self.beginResetModel()
-        self._token += 1
+        self._fetcher.restart()
         self._name, self._row_dim, self._col_dim, self._index = name, row_dim, col_dim, list(index)
         rows, cols = table_extent(shape, row_dim, col_dim) if name else (0, 0)
         self._rows, self._cols = min(rows, MAX_TABLE_ROWS), min(cols, MAX_TABLE_COLS)
@@ -137,7 +146,7 @@ class ValuesTableModel(QAbstractTableModel):
             return None
         i, j = r - block.get("row0", 0), c - block.get("col0", 0)
         try:
-            cell = block["rows"][i][j]
+            cell = block["cells"][i][j]
             position = block["positions"][i][j] if block.get("positions") else None
         except (IndexError, KeyError, TypeError):
             return None
@@ -147,17 +156,18 @@ class ValuesTableModel(QAbstractTableModel):
         """Colours/fonts: NaN magenta, +/-Inf bold red/blue, else the heat map."""
         if role == Qt.ItemDataRole.TextAlignmentRole and kind in ("float", "int", "complex"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if cell == "nan" and kind in ("float", "complex"):
+        special = _nonfinite(cell)
+        if special == "nan":
             return NAN_BACKGROUND if role == Qt.ItemDataRole.BackgroundRole else None
-        if cell in ("inf", "-inf") and kind == "float":
+        if special is not None:
             if role == Qt.ItemDataRole.FontRole:
                 font = QFont()
                 font.setBold(True)
                 return font
             if role == Qt.ItemDataRole.ForegroundRole:
-                return QBrush(POSINF_COLOR if cell == "inf" else NEGINF_COLOR)
+                return QBrush(POSINF_COLOR if special == "inf" else NEGINF_COLOR)
             return None
-        if not self.heat or self._range is None or isinstance(cell, str):
+        if not self.heat or self._range is None or kind not in ("float", "int", "bool"):
             return None
         if role == Qt.ItemDataRole.BackgroundRole:
             return heat_color(float(cell), *self._range)
@@ -188,22 +198,19 @@ class ValuesTableModel(QAbstractTableModel):
         if key in self._pending or key in self._blocks or self._name is None or self._failed:
             return
         self._pending.add(key)
-        params = {
-            "name": self._name, "row_dim": self._row_dim, "col_dim": self._col_dim, "index": self._index,
-            "row0": br * BLOCK_ROWS, "col0": bc * BLOCK_COLS, "nrows": BLOCK_ROWS, "ncols": BLOCK_COLS,
-        }
-        token = self._token
-        self._source.request("values", params, lambda reply: self._on_source_replied(token, key, reply))
+        request = protocol.Values(name=self._name, row_dim=self._row_dim, col_dim=self._col_dim,
+                                  index=list(self._index), row0=br * BLOCK_ROWS, col0=bc * BLOCK_COLS,
+                                  nrows=BLOCK_ROWS, ncols=BLOCK_COLS)
+        self._fetcher.ask(request, lambda reply: self._on_source_replied(key, reply))
 
-    def _on_source_replied(self, token: int, key: tuple[int, int], reply: dict) -> None:
-        if not shiboken6.isValid(self) or token != self._token:
-            return  # the view was closed, or a reply for an earlier variable or slice
+    def _on_source_replied(self, key: tuple[int, int], reply: protocol.Reply[protocol.ValuesReply]) -> None:
         self._pending.discard(key)
-        if "error" in reply or not isinstance(reply.get("result"), dict):
+        if not reply.ok or reply.result is None:
             self._failed = True  # the same request would fail again on every repaint
-            self.window_failed.emit(_clean_error(str(reply.get("error", ""))))
+            self.window_failed.emit(reply.message)
             return
-        block = reply["result"]
+        block: dict = dict(reply.result)
+        block["cells"] = _cells(block)
         self._blocks[key] = block
         while len(self._blocks) > MAX_CACHED_BLOCKS:
             self._blocks.popitem(last=False)
@@ -222,7 +229,7 @@ class ValuesTableModel(QAbstractTableModel):
         return self._range != old
 
     def _refresh_block(self, block: dict) -> None:
-        rows, cols = len(block.get("rows") or []), len((block.get("rows") or [[]])[0])
+        rows, cols = (block.get("block_shape") or [0, 0])[:2]
         r0, c0 = block.get("row0", 0), block.get("col0", 0)
         if rows and cols:
             self.dataChanged.emit(self.index(r0, c0), self.index(r0 + rows - 1, c0 + cols - 1))
@@ -230,3 +237,12 @@ class ValuesTableModel(QAbstractTableModel):
     def _refresh_all(self) -> None:
         if self._rows and self._cols:
             self.dataChanged.emit(self.index(0, 0), self.index(self._rows - 1, self._cols - 1))
+
+
+def _cells(block: dict) -> Any:
+    """The window's cells: the binary block as a 2-d array, or the text rows as sent."""
+    raw = block.get("block")
+    if isinstance(raw, bytes) and block.get("block_dtype"):
+        shape = tuple(int(s) for s in block.get("block_shape") or (0, 0))
+        return np.frombuffer(raw, dtype=np.dtype(block["block_dtype"])).reshape(shape)
+    return block.get("rows") or []

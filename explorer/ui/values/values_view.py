@@ -12,6 +12,8 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QSlider, QSpinBox, QTableView, QVBoxLayout, QWidget
 
+from explorer.ui.app_state import AppState
+from explorer.ui.selection_fetch import SelectionFetch
 from explorer.ui.values.values_table_model import MAX_TABLE_COLS, MAX_TABLE_ROWS, VALUE_KINDS, ValuesTableModel, table_extent
 
 
@@ -21,27 +23,35 @@ class ValuesView(QWidget):
     Parameters
     ----------
     source : object
-        Has ``request(method, params, callback)``; answers ``values`` requests.
+        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.Values`.
+    state : AppState
+        Holds the selected variable.
     parent : QWidget, optional
     """
 
     values_shown = Signal(dict)
 
-    def __init__(self, source: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._var: dict | None = None
+        self.app_state = state
+        self._shown_name: str | None = None
         self._shape: list[int] = []
         self._index: list[int | None] = []
         self._row_dim: int | None = None
         self._col_dim: int | None = None
         self._has_values = False
         self._spins: dict[int, QSpinBox] = {}
-        self.model = ValuesTableModel(source, self)
+        self.model = ValuesTableModel(SelectionFetch(self, source, state), self)
         self.model.window_loaded.connect(self._on_model_window_loaded)
         self.model.window_failed.connect(self._on_model_window_failed)
         self._build_widgets()
         self.retranslate()
-        self.set_variable(None)
+        state.selection_changed.connect(self._on_state_selection_changed)
+        self._on_state_selection_changed(state.selection)
+
+    @property
+    def _var(self) -> dict | None:
+        return self.app_state.selection or None
 
     def _build_widgets(self) -> None:
         self.rows_label, self.cols_label = QLabel(self), QLabel(self)
@@ -99,13 +109,14 @@ class ValuesView(QWidget):
         self.model.prefetch()
 
     # -- public API ---------------------------------------------------------------------
-    def set_variable(self, var: dict | None) -> None:
-        """Show the values of *var* (a VAR dict); fetching starts when the table is visible.
+    def _on_state_selection_changed(self, selection: dict) -> None:
+        """Show the values of the selected VAR; fetching starts when the table is visible.
 
         Same name and shape (a re-run) keeps the dims and sliders but fetches fresh values.
         """
-        old_name, old_shape = (self._var or {}).get("name"), self._shape
-        self._var = var
+        var = selection or None
+        old_name, old_shape = self._shown_name, self._shape
+        self._shown_name = var.get("name") if var else None
         shape = var.get("shape") if isinstance(var, dict) else None
         self._has_values = isinstance(shape, list) and var.get("kind") in VALUE_KINDS
         self._shape = [int(s) for s in shape] if self._has_values else []

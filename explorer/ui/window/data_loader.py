@@ -1,8 +1,11 @@
 """Loading dropped or opened data files: validated by the kernel, then run as visible code.
 
-The kernel's ``prepare_load`` checks a file without running anything from it and
-returns the snippet (``np.load(...)``, ``torch.load(..., weights_only=True)``)
-that the console then runs, so the user sees the API. Problems from one batch
+The kernel's :class:`~explorer.protocol.PrepareLoad` checks a file without running
+anything from it and returns the snippet (``np.load(...)``, ``torch.load(...,
+weights_only=True)``) that the console then runs, so the user sees the API. Files
+are taken one at a time, each after the previous one's snippet ran (its variable
+name is then taken). Requests made before the kernel is ready wait for it, so
+files named on the command line load as soon as it is. Problems from one batch
 of files are reported together, once, never as a storm of dialogs.
 """
 
@@ -13,14 +16,16 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from explorer import protocol
+
 
 class DataLoader(QObject):
-    """Loads files one after another through *source*; *run_code* executes the returned snippet."""
+    """Loads files one after another through *source*; ``run_code(code, done)`` runs a snippet, then calls ``done``."""
 
     problems_reported = Signal(list)  # ["file.npy: one sentence", ...]
     loaded = Signal(str)  # variable name
 
-    def __init__(self, source: Any, run_code: Callable[[str], None],
+    def __init__(self, source: Any, run_code: Callable[[str, Callable[[], None]], None],
                  confirm_pickle: Callable[[str, str], bool], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._source = source
@@ -45,12 +50,12 @@ class DataLoader(QObject):
                 return
             path = self._queue.pop(0)
         self._busy = True
-        params = {"path": path, "allow_pickle": allow_pickle}
-        self._source.request("prepare_load", params, lambda reply, p=path: self._on_prepared(p, reply))
+        request = protocol.PrepareLoad(path=path, allow_pickle=allow_pickle)
+        self._source.ask(request, lambda reply, p=path: self._on_prepared(p, reply))
 
-    def _on_prepared(self, path: str, reply: dict) -> None:
-        result = reply.get("result") or {}
-        message = reply.get("error") or result.get("error")
+    def _on_prepared(self, path: str, reply: protocol.Reply[dict]) -> None:
+        result = reply.result or {}
+        message = reply.message or result.get("error")
         if message and result.get("needs_pickle") and self._confirm_pickle(path, message):
             self._next(allow_pickle=True, path=path)
             return
@@ -59,8 +64,13 @@ class DataLoader(QObject):
             # The kernel's sentences usually name the file already; don't say it twice.
             self._problems.append(message if name in message else f"{name}: {message}")
         else:
-            self._run_code(result["code"])
-            self.loaded.emit(result.get("name", ""))
+            name = str(result.get("name", ""))
+            self._run_code(result["code"], lambda: self._on_code_ran(name))
+            return
+        self._next()
+
+    def _on_code_ran(self, name: str) -> None:
+        self.loaded.emit(name)
         self._next()
 
     def _flush(self) -> None:

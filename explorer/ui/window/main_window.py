@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import metadata
 from typing import Any
 
-from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, QUrl
+from PySide6.QtCore import QEvent, QSettings, Qt, QUrl
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QFont, QIcon
 from PySide6.QtWidgets import (
     QApplication,
@@ -20,7 +20,10 @@ from explorer.ui.banner_widget import BannerWidget
 from explorer.ui.detail_tabs_widget import DetailTabsWidget
 from explorer.ui.editor.code_editor_widget import CodeEditorWidget
 from explorer.ui.error_card_view import ErrorCardView
-from explorer.ui.i18n import LANGUAGES, install_language
+from explorer import protocol
+from explorer.kernel.run_queue import Run, RunQueue
+from explorer.ui.app_state import AppState
+from explorer.ui.i18n import LANGUAGES
 from explorer.ui.inspector.inspector_model import InspectorModel
 from explorer.ui.inspector.inspector_view import InspectorView
 from explorer.ui.window import main_actions
@@ -39,29 +42,30 @@ def _installed_version(package: str) -> str | None:
 
 
 class MainWindow(WindowFilesMixin, QMainWindow):
-    """Receives the kernel *session*; owns every widget and connects their signals."""
+    """Receives the kernel *session* and the shared *state*; owns every widget and connects their signals."""
 
-    def __init__(self, session: Any, console: QWidget | None = None, icon: QIcon | None = None) -> None:
+    def __init__(self, session: Any, state: AppState | None = None, console: QWidget | None = None,
+                 icon: QIcon | None = None) -> None:
         super().__init__()
         self.session = session
+        self.app_state = state or AppState()
+        self.runs = RunQueue(session, self)
         self.setObjectName("main_window")
         if icon is not None:
             self.setWindowIcon(icon)
         self.file_path: str | None = None
-        self.language = "en"
         self._base_point_size = QApplication.font().pointSizeF() or 10.0
         self._zoom = 1.0
         self._presentation = False
-        self._pending_runs: list[tuple[str, int]] = []
-        self._editor_run: tuple[str, int] | None = None
         self._kernel_torch: str | None = None
+        self._card_run: Run | None = None  # the run the error card speaks of
         self._build_widgets(console)
         self.actions_ = main_actions.build(self)
         self._build_status_bar()
         self._connect()
         self.setAcceptDrops(True)
         self.recovery = RecoveryStore(self.editor.toPlainText, parent=self)
-        self.loader = DataLoader(session, self._run_visible, self._confirm_pickle, self)
+        self.loader = DataLoader(session, self._run_loading_code, self._confirm_pickle, self)
         self.loader.problems_reported.connect(self._on_loader_problems_reported)
         self.retranslate()
         self.resize(1500, 950)
@@ -75,8 +79,8 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.error_card.hide()
         self.banner = BannerWidget(self)
         self.inspector_model = InspectorModel(self)
-        self.inspector = InspectorView(self.inspector_model, self.session, self)
-        self.details = DetailTabsWidget(self.session, self)
+        self.inspector = InspectorView(self.inspector_model, self.session, self.app_state, self)
+        self.details = DetailTabsWidget(self.session, self.app_state, self)
         left = QSplitter(Qt.Orientation.Vertical, self)
         left.addWidget(self.editor)
         bottom = QWidget(self)
@@ -114,11 +118,12 @@ class MainWindow(WindowFilesMixin, QMainWindow):
     def _connect(self) -> None:
         self.session.status_changed.connect(self._on_session_status_changed)
         self.session.namespace_changed.connect(self._on_session_namespace_changed)
-        self.session.run_finished.connect(self._on_session_run_finished)
+        self.runs.started.connect(self._on_runs_started)
+        self.runs.finished.connect(self._on_runs_finished)
         self.session.kernel_died.connect(self._on_session_kernel_died)
         self.session.kernel_restarted.connect(self._on_session_kernel_restarted)
-        self.session.agent_installed.connect(self._on_session_agent_installed)
-        self.inspector.variable_selected.connect(self._on_inspector_variable_selected)
+        self.session.ready.connect(self._on_session_ready)
+        self.inspector_model.out_of_step.connect(self._on_inspector_model_out_of_step)
         self.error_card.line_activated.connect(self._on_error_card_line_activated)
         self.editor.document().modificationChanged.connect(self._on_editor_modification_changed)
 
@@ -148,12 +153,13 @@ class MainWindow(WindowFilesMixin, QMainWindow):
             self.retranslate()
         super().changeEvent(event)
 
+    @property
+    def language(self) -> str:
+        return self.app_state.language
+
     def set_language(self, lang: str) -> None:
-        """Switch the interface (and the kernel's explanations) to *lang*."""
-        self.language = lang
-        install_language(lang)
-        QSettings().setValue("language", lang)
-        self.session.set_language(lang)
+        """Switch the interface (and, through the state, the kernel's sentences) to *lang*."""
+        self.app_state.set_language(lang)
 
     def _fill_language_menu(self) -> None:
         menu = self.actions_.language_menu
@@ -199,11 +205,11 @@ class MainWindow(WindowFilesMixin, QMainWindow):
 
     # -- running code ------------------------------------------------------------------
     def run_file(self) -> None:
-        self._submit(self.editor.toPlainText(), 1)
+        self._submit(Run(self.editor.toPlainText(), 1, "file"))
 
     def run_cell(self) -> None:
         code, first = self.editor.current_cell()
-        self._submit(code, first)
+        self._submit(Run(code, first, "cell"))
 
     def run_cell_and_advance(self) -> None:
         self.run_cell()
@@ -211,40 +217,28 @@ class MainWindow(WindowFilesMixin, QMainWindow):
 
     def run_selection(self) -> None:
         code, first = self.editor.selection_or_line()
-        self._submit(code, first)
+        self._submit(Run(code, first, "selection"))
 
-    def _submit(self, code: str, first_line: int) -> None:
-        if not code.strip():
-            return
-        self._pending_runs.append((code, first_line))
-        self._flush_runs()
+    def _submit(self, run: Run) -> None:
+        self.runs.submit(run)
 
-    def _flush_runs(self) -> None:
-        if not self._pending_runs or self.session.status != "idle" or self._editor_run is not None:
-            return
-        code, first_line = self._pending_runs.pop(0)
-        self._editor_run = (code, first_line)
+    def _on_runs_started(self, run: Run) -> None:
+        """A run of ours began: the last run's error marks and cards are out of date."""
         self.editor.mark_error_line(None)
         self.error_card.clear()
         self.error_card.hide()
-        self._run_visible(code)
 
-    def _run_visible(self, code: str) -> None:
-        """Run *code* in the console, where the user sees it and its output."""
-        execute = getattr(self.console, "execute", None)
-        if callable(execute):
-            execute(code, hidden=False)
-        else:
-            self.session.execute(code)
+    def _run_loading_code(self, code: str, done: Any) -> None:
+        """Run a data file's loading snippet visibly (the console shows it), then call *done*."""
+        self.runs.submit(Run(code, None, "load", on_finished=lambda _result: done()))
 
     def stop_kernel(self) -> None:
-        self._pending_runs.clear()
+        self.runs.clear()
         self.session.interrupt()
         self.statusBar().showMessage(self.tr("Interrupted: the running code was stopped"), 5000)
 
     def restart_kernel(self) -> None:
-        self._pending_runs.clear()
-        self._editor_run = None
+        self.runs.clear()
         self.session.restart()
 
     # -- session signals ------------------------------------------------------------------
@@ -258,27 +252,28 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         # Enabled whenever a kernel runs: the GUI may not have heard "busy" yet when the user
         # presses Stop, and interrupting an idle kernel does no harm.
         self.actions_["stop"].setEnabled(status in ("idle", "busy"))
-        if status == "idle":
-            QTimer.singleShot(0, self._flush_runs)
 
     def sync_script_context(self) -> None:
-        """Tell the kernel which file the editor holds (``__file__``, sibling imports)."""
-        # Before the kernel is up the request is answered with an error; agent_installed repeats it.
-        self.session.request("script_context", {"path": self.file_path}, lambda _reply: None)
+        """Tell the kernel which file the editor holds (``__file__``, sibling imports); waits for the kernel."""
+        self.session.ask(protocol.ScriptContext(path=self.file_path), lambda _reply: None)
 
-    def _on_session_agent_installed(self) -> None:
+    def _on_session_ready(self, _hello: dict) -> None:
+        """After every start and restart: the kernel has a fresh namespace and our script's context."""
         self.sync_script_context()
-        self._flush_runs()
-        self.flush_startup_files()
 
     def _on_session_namespace_changed(self, snapshot: dict) -> None:
-        self.inspector.set_snapshot(snapshot)
+        self.inspector.apply_snapshot(snapshot)
         self._kernel_torch = snapshot.get("torch_version")
         self._show_torch_version(self._kernel_torch)
         grad = snapshot.get("grad_enabled", True)
         #: Status bar warning: the kernel runs under torch.no_grad(), so no graph is recorded.
         self.grad_label.setText("" if grad else self.tr("⚠ no_grad: gradients are off"))
         self.grad_label.setToolTip(self.tr("torch.is_grad_enabled() is False in the kernel: operations are not recorded for backward()"))
+
+    def _on_inspector_model_out_of_step(self) -> None:
+        """A snapshot reply was lost: ask for everything once."""
+        self.session.ask(protocol.Snapshot(overlaps=False),
+                         lambda reply: self.inspector.apply_snapshot(reply.result) if reply.ok else None)
 
     def _show_torch_version(self, imported: str | None) -> None:
         """The kernel's torch version once imported; before that, the installed one (read without importing)."""
@@ -289,42 +284,39 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         else:
             self.torch_label.setText(self.tr("torch is not installed"))
 
-    def _on_session_run_finished(self, run: dict) -> None:
-        mine = self._editor_run is not None and (run.get("code") or "").rstrip() == self._editor_run[0].rstrip()
-        offset = self._editor_run[1] - 1 if mine else None
-        if mine:
-            self._editor_run = None
-        error = run.get("error")
+    def _on_runs_finished(self, run: Run | None, result: dict) -> None:
+        """Show what a finished run left: its error card (marked in the editor), or its hints and warnings."""
+        self._card_run = run
+        error = _in_file_lines(result.get("error"), run)
+        notes = [_in_file_lines(card, run) for card in (result.get("hints") or []) + (result.get("warnings") or [])]
         if error and error.get("type") == "KeyboardInterrupt":
             # The user pressed Stop: nothing to explain.
             self.statusBar().showMessage(self.tr("Stopped (KeyboardInterrupt)"), 6000)
         elif error:
             self.error_card.show_error(error)
             self.error_card.show()
-            if offset is not None and error.get("line"):
-                self.editor.mark_error_line(offset + int(error["line"]))
-        elif run.get("hints"):
+            if run is not None and isinstance(error.get("line"), int):
+                self.editor.mark_error_line(error["line"])
+        elif notes:
             self.error_card.show_error(None)
-            self.error_card.show_hints(run["hints"])
+            self.error_card.show_hints(notes)
             self.error_card.show()
-        self._flush_runs()
+        elif run is not None:
+            self.error_card.clear()
+            self.error_card.hide()
 
     def _on_session_kernel_died(self, message: str) -> None:
-        self._editor_run = None
-        self._pending_runs.clear()
         self.banner.show_message(self.tr("The kernel died (the code crashed or called exit); it is restarting. Your script is safe in the editor."), "warning")
 
     def _on_session_kernel_restarted(self) -> None:
-        self.inspector.set_snapshot({"variables": []})
+        self.inspector.apply_snapshot({"full": True, "seq": 0, "variables": []})
         self.statusBar().showMessage(self.tr("A fresh kernel is ready; run your code again"), 8000)
 
-    def _on_inspector_variable_selected(self, var: dict) -> None:
-        self.details.set_variable(var or None)
-
     def _on_error_card_line_activated(self, line: int) -> None:
-        # The card knows the line within the code that ran; the editor knows where that code started.
-        self.editor.go_to_line(self.editor.error_line or line)
-        self.editor.setFocus()
+        """The card's lines are the file's lines when the card came from the editor's code."""
+        if self._card_run is not None and self._card_run.first_line is not None:
+            self.editor.go_to_line(line)
+            self.editor.setFocus()
 
     # -- drag and drop -------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
@@ -369,3 +361,18 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         if not self.editor.document().isModified():
             self.recovery.discard()
         super().closeEvent(event)
+
+
+def _in_file_lines(card: dict | None, run: Run | None) -> dict | None:
+    """*card* with ``line`` and ``fix_line`` counted in the editor's file, when *run* was the editor's code.
+
+    The kernel counts lines in the code it was given (a cell, a selection); the
+    editor, the gutter and the card all speak of the file.
+    """
+    if not card or run is None or run.first_line is None:
+        return card
+    out = dict(card)
+    for key in ("line", "fix_line"):
+        if isinstance(card.get(key), int):
+            out[key] = run.file_line(card[key])
+    return out

@@ -12,7 +12,7 @@ import re
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from explorer.lessons import LESSONS, lesson_path
+from explorer.lessons import LESSONS, lesson_path, render_lesson
 
 DATA_PATTERNS = "*.npy *.npz *.pt *.pth *.safetensors *.png *.jpg *.jpeg *.bmp *.gif *.tif *.tiff *.webp"
 MAX_RECENT = 10
@@ -21,8 +21,6 @@ _MNEMONIC = re.compile(r"\(&\w\)|&(?=\w)")
 
 class WindowFilesMixin:
     """File menu behaviour for :class:`MainWindow`."""
-
-    _startup_data: list[str]
 
     # -- scripts -----------------------------------------------------------------------
     def new_script(self) -> None:
@@ -102,17 +100,9 @@ class WindowFilesMixin:
             else:
                 data.append(path)
                 self._add_recent(path)
-        if self.session.status == "starting":
-            self._startup_data = getattr(self, "_startup_data", []) + data
-            if problems:
-                self._on_loader_problems_reported(problems)
-            return
+        # Before the kernel is ready the loader's requests wait for it: files named on the
+        # command line load as soon as it is.
         self.loader.load(data, problems)
-
-    def flush_startup_files(self) -> None:
-        data, self._startup_data = getattr(self, "_startup_data", []), []
-        if data:
-            self.loader.load(data)
 
     def _confirm_pickle(self, path: str, message: str) -> bool:
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Load anyway?"),
@@ -165,7 +155,7 @@ class WindowFilesMixin:
     def open_lesson(self, path: str) -> None:
         """Open a built-in lesson as an unsaved copy (Save asks where to keep it)."""
         with open(path, encoding="utf-8") as handle:
-            self._set_script(handle.read(), None)
+            self._set_script(render_lesson(handle.read(), self.language), None)
         self.editor.go_to_line(1)
 
     # -- recovery and help ----------------------------------------------------------------------
