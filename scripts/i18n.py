@@ -84,7 +84,7 @@ def po_bytes(catalog) -> bytes:
     from babel.messages.pofile import write_po
 
     out = io.BytesIO()
-    write_po(out, catalog, width=100, omit_header=False, sort_output=False, include_previous=False,
+    write_po(out, catalog, width=100, omit_header=False, sort_output=False, include_previous=False, include_lineno=False,
              ignore_obsolete=True)
     # The creation date changes on every write; keep the file stable.
     return b"\n".join(line for line in out.getvalue().split(b"\n")
@@ -149,7 +149,7 @@ def qt_update(ts_dir: Path = TS_DIR) -> None:
     ts_dir.mkdir(parents=True, exist_ok=True)
     for lang, options in QT_CATALOGS.items():
         ts = ts_dir / f"{lang}.ts"
-        subprocess.run([_bin("pyside6-lupdate"), *qt_sources(), "-no-obsolete", "-locations", "absolute",
+        subprocess.run([_bin("pyside6-lupdate"), *qt_sources(), "-no-obsolete", "-locations", "none",
                         *options, "-target-language", lang, "-ts", str(ts)],
                        cwd=ROOT, check=True, capture_output=True)
 

@@ -30,7 +30,7 @@ class ExplorerClient(QObject):
     #: (kind, facts): "version" {"kernel", "kernel_protocol", "app", "app_protocol"} | "missing" {"error"}
     problem = Signal(str, dict)
 
-    def __init__(self, kernel_client: Any, language: str = "en", parent: QObject | None = None) -> None:
+    def __init__(self, kernel_client: Any = None, language: str = "en", parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._kernel_client = kernel_client
         self.language = language
@@ -44,6 +44,10 @@ class ExplorerClient(QObject):
     @property
     def is_ready(self) -> bool:
         return self.hello is not None
+
+    def attach(self, kernel_client: Any) -> None:
+        """The kernel client to talk through (requests asked before this wait for the handshake)."""
+        self._kernel_client = kernel_client
 
     # -- connecting -------------------------------------------------------------------
     def connect_comm(self) -> None:

@@ -47,12 +47,14 @@ class KernelSession(QObject):
         self.manager.autorestart = True
         self._runtime = configure_manager(self.manager)
         self.kernel_client: Any = None
-        self.client: ExplorerClient | None = None
+        # Exists before the kernel: requests made meanwhile (files named at start) wait for the handshake.
+        self.client = ExplorerClient(None, "en", self)
+        self.client.ready.connect(self._on_client_ready)
+        self.client.problem.connect(self.problem)
         self._runs: dict[str, dict[str, Any]] = {}
         self._mine: set[str] = set()
         self._status = "starting"
         self._iopub_seen = False
-        self._language = "en"
 
     # -- life cycle ---------------------------------------------------------------------
     @property
@@ -61,7 +63,7 @@ class KernelSession(QObject):
 
     @property
     def is_ready(self) -> bool:
-        return self.client is not None and self.client.is_ready
+        return self.client.is_ready
 
     def start(self) -> None:
         """Start the kernel process and our client; returns at once (the kernel boots behind)."""
@@ -74,9 +76,7 @@ class KernelSession(QObject):
         self.kernel_client.start_channels()
         self.kernel_client.iopub_channel.message_received.connect(self._on_iopub_message_received)
         self.kernel_client.shell_channel.message_received.connect(self._on_shell_message_received)
-        self.client = ExplorerClient(self.kernel_client, self._language, self)
-        self.client.ready.connect(self._on_client_ready)
-        self.client.problem.connect(self.problem)
+        self.client.attach(self.kernel_client)
         self._connect_when_iopub_flows()
 
     def console_client(self) -> Any:
@@ -123,21 +123,14 @@ class KernelSession(QObject):
 
     def ask(self, request: protocol.Request[R], on_reply: Callable[[protocol.Reply[R]], None],
             valid: Callable[[], bool] | None = None) -> None:
-        """Ask the kernel (see :meth:`ExplorerClient.ask`); before start, the reply is an error."""
-        if self.client is None:
-            reply: protocol.Reply[Any] = protocol.Reply(False, error=protocol.ErrorInfo(
-                "NotStarted", "the kernel is still starting"))
-            QTimer.singleShot(0, lambda: on_reply(reply))
-            return
+        """Ask the kernel (see :meth:`ExplorerClient.ask`); before it is ready, the request waits."""
         self.client.ask(request, on_reply, valid)
 
     def set_language(self, lang: str) -> None:
         """Language of the kernel's sentences; also sent in every handshake, so a restart keeps it."""
-        self._language = lang
-        if self.client is not None:
-            self.client.language = lang
-            if self.client.is_ready:
-                self.client.ask(protocol.SetLanguage(lang=lang), lambda _reply: None)
+        self.client.language = lang
+        if self.client.is_ready:
+            self.client.ask(protocol.SetLanguage(lang=lang), lambda _reply: None)
 
     # -- internals ----------------------------------------------------------------------------
     def _set_status(self, status: str) -> None:
@@ -153,7 +146,6 @@ class KernelSession(QObject):
             self.kernel_client.kernel_info()  # publishes busy/idle on IOPub
             QTimer.singleShot(IOPUB_PING_MS, self._connect_when_iopub_flows)
             return
-        assert self.client is not None
         self.client.connect_comm()
 
     def _on_client_ready(self, hello: dict) -> None:
@@ -162,13 +154,11 @@ class KernelSession(QObject):
         self.ready.emit(hello)
 
     def _on_shell_message_received(self, msg: dict) -> None:
-        if self.client is not None:
-            self.client.on_shell_reply(msg)
+        self.client.on_shell_reply(msg)
 
     def _on_iopub_message_received(self, msg: dict) -> None:
         self._iopub_seen = True
-        if self.client is not None:
-            self.client.on_iopub(msg)
+        self.client.on_iopub(msg)
         kind = msg["msg_type"]
         parent = msg["parent_header"].get("msg_id")
         if kind == "execute_input":
@@ -202,8 +192,7 @@ class KernelSession(QObject):
     def _forget_runs(self, why: str) -> None:
         self._runs.clear()
         self._mine.clear()
-        if self.client is not None:
-            self.client.fail_all(why)
+        self.client.fail_all(why)
 
     def _on_manager_restarting(self) -> None:
         self._forget_runs("the kernel died")

@@ -70,3 +70,36 @@ def test_manual_restart_clears_the_namespace(qtbot, session) -> None:
     session.ask(protocol.Snapshot(), replies.append)
     qtbot.waitUntil(lambda: bool(replies), timeout=TIMEOUT)
     assert replies[0].result["variables"] == []
+
+
+def test_requests_before_start_wait_for_the_handshake(qtbot) -> None:
+    s = KernelSession()
+    replies = []
+    s.ask(protocol.Snapshot(), replies.append)  # asked before the kernel even exists
+    with qtbot.waitSignal(s.ready, timeout=TIMEOUT):
+        s.start()
+    try:
+        qtbot.waitUntil(lambda: bool(replies), timeout=TIMEOUT)
+        assert replies[0].ok and replies[0].result["variables"] == []
+    finally:
+        s.shutdown()
+
+
+def test_a_kernel_with_another_release_is_reported(qtbot, session) -> None:
+    problems = []
+    session.problem.connect(lambda kind, facts: problems.append((kind, facts)))
+    _run(qtbot, session, "import explorer\nexplorer.__version__ = '0.0.1-other'")
+    with qtbot.waitSignal(session.ready, timeout=TIMEOUT):
+        session.client.connect_comm()  # a new handshake, as after an attach
+    assert problems and problems[0][0] == "version"
+    assert problems[0][1]["kernel"] == "0.0.1-other"
+
+
+def test_language_is_sent_in_every_handshake(qtbot, session) -> None:
+    session.set_language("zh_CN")
+    try:
+        with qtbot.waitSignal(session.ready, timeout=TIMEOUT) as blocker:
+            session.restart()
+        assert blocker.args[0]["language"] == "zh_CN"
+    finally:
+        session.set_language("en")

@@ -266,3 +266,18 @@ def test_kernel_notes_follow_a_language_switch(qtbot, make_view):
         assert "NaN 值画成 0" in view._status.text()
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("hwc_axis", [2, 0])
+def test_channel_choices_follow_the_kernels_rule(qtbot, make_view, monkeypatch, hwc_axis):
+    """The view keeps no copy of the channel-axis table: change the core's rule and the choices change."""
+    from explorer.core.image import layout
+
+    monkeypatch.setitem(layout._CHANNEL_AXIS, "HWC", hwc_axis)
+    stack = torch.rand(10, 12, 16)
+    view, _ = make_view({"stack": stack})
+    view.app_state.select(_var("stack", stack))
+    qtbot.waitUntil(lambda: "stack" in view._message.text())
+    view.layout_combo.setCurrentIndex(view.layout_combo.findData("HWC"))
+    expected = 1 + stack.shape[hwc_axis]  # "All channels" + one per channel on that axis
+    qtbot.waitUntil(lambda: view.channel_combo.count() == expected)

@@ -23,12 +23,13 @@ def open_window(qtbot, keep_recovery: bool = False, **options):
             os.remove(path)
     QCoreApplication.setOrganizationName("TensorExplorerTests")
     QCoreApplication.setApplicationName("Tensor Explorer Tests")
-    window, session = create_window(argparse.Namespace(lang="en", files=[], presentation=False, lesson=None, **options))
+    settings = {"lang": "en", "files": [], "presentation": False, "lesson": None, **options}
+    window, session = create_window(argparse.Namespace(**settings))
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
     window.activateWindow()
-    qtbot.waitUntil(lambda: session.status == "idle", timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: session.is_ready and session.status == "idle", timeout=TIMEOUT)
     qtbot.waitUntil(lambda: not window.console.__class__.__name__ == "QLabel", timeout=TIMEOUT)
     return window, session
 

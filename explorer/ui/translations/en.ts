@@ -4,7 +4,6 @@
 <context>
     <name>FileCountText</name>
     <message numerus="yes">
-        <location filename="../window/window_files.py" line="194"/>
         <source>%n file(s) could not be opened:</source>
         <translation>
             <numerusform>%n file could not be opened:</numerusform>
@@ -15,7 +14,6 @@
 <context>
     <name>GraphView</name>
     <message numerus="yes">
-        <location filename="../graph_view.py" line="277"/>
         <source>Only the first %n node(s) are shown.</source>
         <extracomment>The graph is too large to draw; %n is how many of its nodes are drawn.</extracomment>
         <translation>
@@ -24,7 +22,6 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../graph_view.py" line="371"/>
         <source>This input is used %n time(s) by the operation.</source>
         <translation>
             <numerusform>This input is used %n time by the operation.</numerusform>
@@ -35,7 +32,6 @@
 <context>
     <name>GridText</name>
     <message numerus="yes">
-        <location filename="../image/image_status.py" line="69"/>
         <source>{shown} of %n image(s) in a {rows} × {cols} grid</source>
         <translation>
             <numerusform>{shown} of %n image in a {rows} × {cols} grid</numerusform>
@@ -46,7 +42,6 @@
 <context>
     <name>ImageView</name>
     <message numerus="yes">
-        <location filename="../image/image_view.py" line="235"/>
         <source>{name} has %n dimension(s); an image needs 2 (H, W), 3 (C, H, W or H, W, C) or 4 (a batch).</source>
         <translation>
             <numerusform>{name} has %n dimension; an image needs 2 (H, W), 3 (C, H, W or H, W, C) or 4 (a batch).</numerusform>
@@ -57,7 +52,6 @@
 <context>
     <name>MemoryMapView</name>
     <message numerus="yes">
-        <location filename="../memory_map_view.py" line="118"/>
         <source>allocation: {nbytes} byte(s)</source>
         <extracomment>Size of the memory block the variable lives in; the count chooses the plural form.</extracomment>
         <translation>
@@ -66,7 +60,6 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_map_view.py" line="122"/>
         <source>1 cell = {n} byte(s)</source>
         <extracomment>Legend of the memory map: how many bytes one drawn cell (box) stands for.</extracomment>
         <translation>
@@ -75,7 +68,6 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_map_view.py" line="124"/>
         <source>1 cell = 1 element (%n byte(s))</source>
         <translation>
             <numerusform>1 cell = 1 element (%n byte)</numerusform>
@@ -83,7 +75,6 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_map_view.py" line="310"/>
         <source>reached %n time(s)</source>
         <translation>
             <numerusform>reached %n time</numerusform>

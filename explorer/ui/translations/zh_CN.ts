@@ -4,7 +4,6 @@
 <context>
     <name>BannerWidget</name>
     <message>
-        <location filename="../banner_widget.py" line="41"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
@@ -12,57 +11,46 @@
 <context>
     <name>DetailTabsWidget</name>
     <message>
-        <location filename="../detail_tabs_widget.py" line="84"/>
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../detail_tabs_widget.py" line="84"/>
         <source>Values</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../detail_tabs_widget.py" line="84"/>
         <source>Stats</source>
         <translation>统计</translation>
     </message>
     <message>
-        <location filename="../detail_tabs_widget.py" line="84"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../detail_tabs_widget.py" line="84"/>
         <source>Graph</source>
         <translation>计算图</translation>
     </message>
     <message>
-        <location filename="../detail_tabs_widget.py" line="86"/>
         <source>The tensor drawn as an image, with the channel order fixed automatically</source>
         <translation>把张量画成图像，通道顺序会自动调整好</translation>
     </message>
     <message>
-        <location filename="../detail_tabs_widget.py" line="87"/>
         <source>The numbers themselves: pick two dimensions and slide through the others</source>
         <translation>元素的具体数值：选两个维度排成表格，用滑块浏览其余维度</translation>
     </message>
     <message>
-        <location filename="../detail_tabs_widget.py" line="88"/>
         <source>Minimum, maximum, mean, standard deviation, NaN/Inf counts and a histogram</source>
         <translation>最小值、最大值、均值、标准差、NaN/Inf 的个数和直方图</translation>
     </message>
     <message>
-        <location filename="../detail_tabs_widget.py" line="89"/>
         <source>The memory block behind the variable and which cells each view reaches</source>
         <translation>变量背后的内存块，以及每个视图会访问哪些单元格</translation>
     </message>
     <message>
-        <location filename="../detail_tabs_widget.py" line="90"/>
         <source>The autograd graph backward() will walk, from the leaves to this tensor</source>
         <translation>backward() 将要反向遍历的自动求导计算图：从叶子节点一直到这个张量</translation>
     </message>
     <message>
-        <location filename="../detail_tabs_widget.py" line="96"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
@@ -70,47 +58,36 @@
 <context>
     <name>ErrorCardView</name>
     <message>
-        <location filename="../error_card_view.py" line="173"/>
-        <location filename="../error_card_view.py" line="233"/>
         <source>line {n}</source>
         <translation>第 {n} 行</translation>
     </message>
     <message>
-        <location filename="../error_card_view.py" line="189"/>
-        <location filename="../error_card_view.py" line="229"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../error_card_view.py" line="190"/>
-        <location filename="../error_card_view.py" line="230"/>
         <source>Copy the fix to the clipboard</source>
         <translation>把解决方法复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../error_card_view.py" line="226"/>
         <source>Why</source>
         <extracomment>Heading on the error card above the explanation of the error.</extracomment>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../error_card_view.py" line="228"/>
         <source>Fix</source>
         <extracomment>Heading on the error card above the code that fixes the error.</extracomment>
         <translation>解决方法</translation>
     </message>
     <message>
-        <location filename="../error_card_view.py" line="231"/>
         <source>Traceback (last lines)</source>
         <translation>回溯信息（最后几行）</translation>
     </message>
     <message>
-        <location filename="../error_card_view.py" line="234"/>
         <source>Go to this line in the editor</source>
         <translation>在编辑器中跳到这一行</translation>
     </message>
     <message>
-        <location filename="../error_card_view.py" line="334"/>
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
@@ -118,7 +95,6 @@
 <context>
     <name>FileCountText</name>
     <message numerus="yes">
-        <location filename="../window/window_files.py" line="194"/>
         <source>%n file(s) could not be opened:</source>
         <translation>
             <numerusform>有 %n 个文件无法打开：</numerusform>
@@ -128,75 +104,61 @@
 <context>
     <name>GraphView</name>
     <message>
-        <location filename="../graph_view.py" line="141"/>
         <source>Zoom out (Ctrl+wheel)</source>
         <translation>缩小（Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="143"/>
         <source>Zoom in (Ctrl+wheel)</source>
         <translation>放大（Ctrl+滚轮）</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="145"/>
         <source>Fit</source>
         <extracomment>Button: zoom the graph so all of it fits in the window.</extracomment>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="146"/>
         <source>Show the whole graph</source>
         <translation>显示整张计算图</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="149"/>
         <source>leaf</source>
         <extracomment>Legend of the graph&apos;s colours: a leaf node (a tensor you created).</extracomment>
         <translation>叶子节点</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="150"/>
         <source>parameter</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="151"/>
         <source>intermediate</source>
         <translation>中间结果</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="152"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="154"/>
         <source>operation</source>
         <extracomment>Legend of the graph&apos;s colours: an operation node, such as MulBackward0.</extracomment>
         <translation>运算</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="167"/>
         <source>Select a tensor to see the autograd graph that produced it.</source>
         <translation>选中一个张量，查看生成它的自动求导计算图。</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="169"/>
         <source>Only torch tensors have an autograd graph.</source>
         <translation>只有 torch 张量才有自动求导计算图。</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="248"/>
         <source>Reading the graph…</source>
         <translation>正在读取计算图…</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="253"/>
         <source>Could not read the graph: {error}</source>
         <translation>无法读取计算图：{error}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../graph_view.py" line="277"/>
         <source>Only the first %n node(s) are shown.</source>
         <extracomment>The graph is too large to draw; %n is how many of its nodes are drawn.</extracomment>
         <translation>
@@ -204,84 +166,68 @@
         </translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="281"/>
         <source>backward() has already run on this graph, so the values it saved were freed. Calling backward() again raises an error: run the forward pass again (or pass retain_graph=True the first time).</source>
         <translation>这张计算图已经执行过 backward()，它保存的中间值已被释放。再次调用 backward() 会报错：请重新做一次前向计算（或在第一次调用时传入 retain_graph=True）。</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="298"/>
         <source>{name} is a leaf tensor: you created it, no operation did, so no graph leads to it. backward() stores its gradient in {name}.grad.</source>
         <translation>{name} 是叶子节点：它是你直接创建的，不是由某个运算得到的，所以没有计算图通向它。backward() 会把它的梯度存进 {name}.grad。</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="302"/>
         <source>{name} does not require grad, so autograd recorded no graph for it (no input had requires_grad=True, or it was made under torch.no_grad() or by detach()).</source>
         <translation>{name} 不需要梯度，所以自动求导没有为它记录计算图（没有任何输入设置了 requires_grad=True，或者它是在 torch.no_grad() 下或通过 detach() 得到的）。</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="305"/>
         <source>{name} is not a torch tensor: only tensors record an autograd graph.</source>
         <translation>{name} 不是 torch 张量：只有张量才会记录自动求导计算图。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../graph_view.py" line="371"/>
         <source>This input is used %n time(s) by the operation.</source>
         <translation>
             <numerusform>这个运算用了该输入 %n 次。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="375"/>
         <source>Operation: {op}</source>
         <translation>运算：{op}</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="377"/>
         <source>Its saved tensors were freed by backward().</source>
         <translation>它保存的张量已被 backward() 释放。</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="380"/>
         <source>Selected tensor (the output)</source>
         <translation>选中的张量（输出）</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="381"/>
         <source>nn.Parameter (a leaf the optimizer updates)</source>
         <translation>nn.Parameter（由优化器更新的叶子节点）</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="382"/>
         <source>Leaf tensor: gradients accumulate in its .grad</source>
         <translation>叶子节点：梯度累积在它的 .grad 中</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="383"/>
         <source>Intermediate result held in a variable</source>
         <translation>保存在变量里的中间结果</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="389"/>
         <source>shape: {shape}</source>
         <translation>形状：{shape}</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="390"/>
         <source>dtype: {dtype}</source>
         <translation>数据类型：{dtype}</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="391"/>
         <source>requires_grad: {value}</source>
         <translation>requires_grad：{value}</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="394"/>
         <source>grad: {preview}</source>
         <translation>梯度：{preview}</translation>
     </message>
     <message>
-        <location filename="../graph_view.py" line="397"/>
         <source>grad: None (backward() has not reached it yet)</source>
         <extracomment>Tooltip of a leaf node whose .grad is still None.</extracomment>
         <translation>梯度：None（backward() 还没有传到这里）</translation>
@@ -290,7 +236,6 @@
 <context>
     <name>GridText</name>
     <message numerus="yes">
-        <location filename="../image/image_status.py" line="69"/>
         <source>{shown} of %n image(s) in a {rows} × {cols} grid</source>
         <translation>
             <numerusform>共 %n 张图像，显示其中 {shown} 张，排成 {rows} × {cols} 的网格</numerusform>
@@ -300,42 +245,34 @@
 <context>
     <name>ImageStatusMixin</name>
     <message>
-        <location filename="../image/image_status.py" line="25"/>
         <source>layout {layout}, guessed</source>
         <translation>布局 {layout}（推测）</translation>
     </message>
     <message>
-        <location filename="../image/image_status.py" line="26"/>
         <source>layout {layout}</source>
         <translation>布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../image/image_status.py" line="29"/>
         <source>true size {height} × {width}, zoom {zoom}×</source>
         <translation>实际大小 {height} × {width}，缩放 {zoom}×</translation>
     </message>
     <message>
-        <location filename="../image/image_status.py" line="35"/>
         <source>channel {index} alone</source>
         <translation>只显示通道 {index}</translation>
     </message>
     <message>
-        <location filename="../image/image_status.py" line="45"/>
         <source>min-max normalised from {lo} to {hi}</source>
         <translation>按最小值–最大值归一化（{lo} 到 {hi}）</translation>
     </message>
     <message>
-        <location filename="../image/image_status.py" line="47"/>
         <source>(range of the drawn pixels)</source>
         <translation>（范围取自画出的像素）</translation>
     </message>
     <message>
-        <location filename="../image/image_status.py" line="50"/>
         <source>integers shown as 0–255 (clipped)</source>
         <translation>整数按 0–255 显示（超出范围的部分截断）</translation>
     </message>
     <message>
-        <location filename="../image/image_status.py" line="52"/>
         <source>as is</source>
         <extracomment>How the pixels were scaled: not at all, the values are shown as they are.</extracomment>
         <translation>原样显示</translation>
@@ -344,112 +281,91 @@
 <context>
     <name>ImageView</name>
     <message>
-        <location filename="../image/image_view.py" line="140"/>
         <source>Layout:</source>
         <translation>布局：</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="142"/>
         <source>Auto</source>
         <extracomment>Layout choice: let the app guess which axes are channels, height and width.</extracomment>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="143"/>
         <source>How the axes are read: C channels, H height, W width, N batch</source>
         <translation>各维度的含义：C 通道，H 高度，W 宽度，N 批次</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="144"/>
         <source>Channel:</source>
         <translation>通道：</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="145"/>
         <source>Colormap:</source>
         <translation>颜色映射：</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="147"/>
         <source>grayscale</source>
         <extracomment>Colour map choice for a one-channel image.</extracomment>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="148"/>
         <source>Colours for a one-channel image</source>
         <translation>单通道图像使用的颜色映射</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="149"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="150"/>
         <source>Copy this line to the clipboard</source>
         <translation>把这行代码复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="151"/>
         <source>The line that draws this picture yourself with matplotlib</source>
         <translation>自己用 matplotlib 画出这张图的那行代码</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="226"/>
         <source>Select a tensor or an array to draw it as an image.</source>
         <translation>选中一个张量或数组，就能把它画成图像。</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="229"/>
         <source>{name} ({type}) is not a tensor or an array, so there is no image to draw.</source>
         <translation>{name}（{type}）既不是张量也不是数组，没有图像可画。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../image/image_view.py" line="235"/>
         <source>{name} has %n dimension(s); an image needs 2 (H, W), 3 (C, H, W or H, W, C) or 4 (a batch).</source>
         <translation>
             <numerusform>{name} 有 %n 个维度；图像需要 2 维（H, W）、3 维（C, H, W 或 H, W, C）或 4 维（一批图像）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="261"/>
         <source>{name} cannot be drawn as an image: {reason}</source>
         <translation>{name} 无法画成图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="394"/>
         <source>All channels</source>
         <translation>全部通道</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="396"/>
         <source>red</source>
         <extracomment>Names of the channels of an RGB(A) image, used in &quot;Channel {index} ({color})&quot;.</extracomment>
         <translation>红</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="396"/>
         <source>green</source>
         <translation>绿</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="396"/>
         <source>blue</source>
         <translation>蓝</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="396"/>
         <source>alpha</source>
         <translation>透明度</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="398"/>
         <source>Channel {index} ({color})</source>
         <translation>通道 {index}（{color}）</translation>
     </message>
     <message>
-        <location filename="../image/image_view.py" line="399"/>
         <source>Channel {index}</source>
         <translation>通道 {index}</translation>
     </message>
@@ -457,183 +373,147 @@
 <context>
     <name>InspectorColumns</name>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="67"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="67"/>
         <source>The variable&apos;s name in your code. Children of lists, dicts and modules are indented.</source>
         <translation>变量在代码里的名字。列表、字典和模块中的子项会缩进显示。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="69"/>
         <source>Change</source>
         <extracomment>Column headers are short; the tooltip after each one explains the column.</extracomment>
         <translation>变化</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="69"/>
         <source>What the last run did to this variable: new, changed, or changed through another name that shares its memory.</source>
         <translation>上一次运行对这个变量做了什么：新建、修改，或者通过共享同一块内存的另一个名字被修改。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="70"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="70"/>
         <source>Variables with the same colour share one block of memory: writing to one can change the others.</source>
         <translation>颜色相同的变量共享同一块内存：修改其中一个，其他的也可能跟着改变。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="71"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="71"/>
         <source>The Python type: Tensor, Parameter (a tensor a model learns), ndarray (NumPy), or another object.</source>
         <translation>Python 类型：Tensor（张量）、Parameter（模型要学习的张量）、ndarray（NumPy 数组）或其他对象。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="72"/>
         <source>Shape</source>
         <translation>形状</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="72"/>
         <source>How many elements along each dimension. A scalar has shape []; an RGB image tensor is usually [3, H, W].</source>
         <translation>每个维度上有多少个元素。标量的形状是 []；RGB 图像张量的形状通常是 [3, H, W]。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="73"/>
         <source>Dtype</source>
         <translation>数据类型</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="73"/>
         <source>The element type: float32 is the default for tensors, int64 for integer data; most layers refuse integers.</source>
         <translation>元素的数据类型：张量默认是 float32，整数数据默认是 int64；大多数网络层不接受整数。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="74"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="74"/>
         <source>Where the data lives (cpu, cuda:0). Tensors in one operation must be on the same device.</source>
         <translation>数据存放在哪个设备上（cpu、cuda:0）。参与同一个运算的张量必须在同一个设备上。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="75"/>
         <source>Strides</source>
         <translation>步长</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="75"/>
         <source>How many elements to skip in memory to move one step along each dimension. A view changes strides, not data.</source>
         <translation>沿每个维度前进一步时，在内存中要跳过多少个元素。视图改变的是步长，而不是数据。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="76"/>
         <source>Offset</source>
         <translation>存储偏移</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="76"/>
         <source>Where this tensor&apos;s first element sits in its storage, counted in elements. Slices that skip rows have an offset.</source>
         <translation>张量的第一个元素在其存储中的位置，以元素为单位计数。跳过前几行的切片会有存储偏移。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="77"/>
         <source>data_ptr</source>
         <translation>data_ptr</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="77"/>
         <source>The memory address of the first element: storage address + offset × element size.</source>
         <translation>第一个元素的内存地址：存储地址 + 存储偏移 × 元素大小。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="78"/>
         <source>Contiguous</source>
         <translation>连续</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="78"/>
         <source>Whether the elements lie in memory in row-major order with no gaps. view() needs this; reshape() copies when it is not.</source>
         <translation>元素是否按行优先的顺序在内存中紧密排列、中间没有空隙。view() 要求张量连续；不连续时 reshape() 会复制数据。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="79"/>
         <source>Elements</source>
         <translation>元素个数</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="79"/>
         <source>The number of elements: the product of the shape.</source>
         <translation>元素个数：形状中各维长度的乘积。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="80"/>
         <source>Bytes</source>
         <translation>字节数</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="80"/>
         <source>Memory the elements take: number of elements × element size.</source>
         <translation>这些元素占用的内存：元素个数 × 元素大小。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="81"/>
         <source>requires_grad</source>
         <translation>requires_grad</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="81"/>
         <source>Whether autograd records operations on this tensor so backward() can compute its gradient.</source>
         <translation>自动求导是否记录对这个张量的运算，以便 backward() 计算它的梯度。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="82"/>
         <source>Leaf</source>
         <translation>叶子节点</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="82"/>
         <source>A leaf tensor was created by you, not computed; only leaves get .grad filled by backward().</source>
         <translation>叶子节点是你直接创建的张量，而不是运算得到的；backward() 只会填充叶子节点的 .grad。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="83"/>
         <source>grad_fn</source>
         <translation>grad_fn</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="83"/>
         <source>The operation that produced this tensor (e.g. MulBackward0); backward() walks these back to the leaves.</source>
         <translation>产生这个张量的运算（例如 MulBackward0）；backward() 沿着这些运算一路回溯到叶子节点。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="84"/>
         <source>retains_grad</source>
         <translation>retains_grad</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="84"/>
         <source>Whether this non-leaf tensor keeps its .grad after backward() (set with retain_grad()).</source>
         <translation>这个非叶子节点在 backward() 之后是否保留 .grad（用 retain_grad() 设置）。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="85"/>
         <source>Grad</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_columns.py" line="85"/>
         <source>The gradient backward() stored for this leaf; empty until backward() runs.</source>
         <translation>backward() 为这个叶子节点存下的梯度；运行 backward() 之前为空。</translation>
     </message>
@@ -641,30 +521,25 @@
 <context>
     <name>InspectorModel</name>
     <message>
-        <location filename="../inspector/inspector_model.py" line="289"/>
         <source>new</source>
         <extracomment>Change column: the last run created this variable.</extracomment>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_model.py" line="292"/>
         <source>changed through {name}</source>
         <extracomment>Change column: the variable changed because {name}, which shares its memory, was written.</extracomment>
         <translation>经由 {name} 修改</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_model.py" line="294"/>
         <source>changed</source>
         <extracomment>Change column: the last run changed this variable.</extracomment>
         <translation>已修改</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_model.py" line="311"/>
         <source>nn.Parameter: a tensor the model learns; optimizers update it after backward().</source>
         <translation>nn.Parameter：模型要学习的张量；调用 backward() 之后，优化器会更新它。</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_model.py" line="315"/>
         <source>The last run never wrote {name} by name: it wrote {alias}, which shares its memory.</source>
         <translation>上一次运行并没有直接写入 {name}，而是写入了与它共享内存的 {alias}。</translation>
     </message>
@@ -672,22 +547,18 @@
 <context>
     <name>InspectorView</name>
     <message>
-        <location filename="../inspector/inspector_view.py" line="65"/>
         <source>Filter variables by name</source>
         <translation>按名称筛选变量</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_view.py" line="66"/>
         <source>Show only variables whose name contains this text</source>
         <translation>只显示名称中包含这段文字的变量</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_view.py" line="155"/>
         <source>Checking which elements {name} shares…</source>
         <translation>正在检查 {name} 与哪些变量共享元素…</translation>
     </message>
     <message>
-        <location filename="../inspector/inspector_view.py" line="162"/>
         <source>Could not check the shared memory: {why}</source>
         <translation>无法检查共享内存：{why}</translation>
     </message>
@@ -695,208 +566,167 @@
 <context>
     <name>MainActions</name>
     <message>
-        <location filename="../window/main_actions.py" line="42"/>
         <source>&amp;New Script</source>
         <translation>新建脚本(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="42"/>
         <source>Start an empty script</source>
         <translation>新建一个空白脚本</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="43"/>
         <source>&amp;Open Script…</source>
         <translation>打开脚本(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="43"/>
         <source>Open a Python script in the editor</source>
         <translation>在编辑器中打开一个 Python 脚本</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="44"/>
         <source>Open &amp;Data…</source>
         <translation>打开数据(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="44"/>
         <source>Load .npy, .npz, .pt, .pth, .safetensors or image files as variables</source>
         <translation>把 .npy、.npz、.pt、.pth、.safetensors 或图片文件加载为变量</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="45"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="45"/>
         <source>Save the script</source>
         <translation>保存脚本</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="46"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="46"/>
         <source>Save the script under a new name</source>
         <translation>用新的文件名保存脚本</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="47"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="47"/>
         <source>Close Tensor Explorer</source>
         <translation>关闭 Tensor Explorer</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="48"/>
         <source>Run &amp;File</source>
         <translation>运行文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="48"/>
         <source>Run the whole script (F5)</source>
         <translation>运行整个脚本（F5）</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="49"/>
         <source>Run &amp;Cell</source>
         <translation>运行单元格(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="49"/>
         <source>Run the cell under the cursor; cells start with # %% (Ctrl+Enter)</source>
         <translation>运行光标所在的单元格；单元格以 # %% 开头（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="50"/>
         <source>Run Cell and &amp;Advance</source>
         <translation>运行单元格并跳到下一个(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="50"/>
         <source>Run the current cell and move to the next one: step through a lesson (Shift+Enter)</source>
         <translation>运行当前单元格并跳到下一个：一步一步学完一节课（Shift+Enter）</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="51"/>
         <source>Run &amp;Selection or Line</source>
         <translation>运行选中内容或当前行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="51"/>
         <source>Run the selected lines, or the cursor&apos;s line (F9)</source>
         <translation>运行选中的几行，或光标所在的那一行（F9）</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="52"/>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="52"/>
         <source>Interrupt the running code (KeyboardInterrupt)</source>
         <translation>中断正在运行的代码（KeyboardInterrupt）</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="53"/>
         <source>&amp;Restart Kernel</source>
         <translation>重启内核(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="53"/>
         <source>Start a fresh Python process; variables are lost, your script is kept</source>
         <translation>启动一个全新的 Python 进程；变量会丢失，脚本会保留</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="54"/>
         <source>&amp;Presentation Mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="54"/>
         <source>Big fonts for a classroom projector (F11)</source>
         <translation>大号字体，适合教室投影（F11）</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="55"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="55"/>
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="56"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="56"/>
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="57"/>
         <source>&amp;About Tensor Explorer</source>
         <translation>关于 Tensor Explorer(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="57"/>
         <source>Version and credits</source>
         <translation>版本与致谢</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="58"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="58"/>
         <source>All keyboard shortcuts</source>
         <translation>所有键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="111"/>
         <source>&amp;File</source>
         <extracomment>Menu titles; the letter after &amp; is the keyboard access key.</extracomment>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="111"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="111"/>
         <source>&amp;View</source>
         <translation>显示(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="111"/>
         <source>&amp;Lessons</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="111"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="115"/>
         <source>Recent &amp;Files</source>
         <translation>最近打开的文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../window/main_actions.py" line="117"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
@@ -904,12 +734,10 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../window/main_window.py" line="77"/>
         <source>Starting the Python kernel…</source>
         <translation>正在启动 Python 内核…</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="141"/>
         <source>Type PyTorch code here and press F5 to run it, e.g.
 
 import torch
@@ -926,83 +754,79 @@ cols = t[:, 1:3]
 也可以从“课程”菜单打开现成的课程，用 Shift+Enter 逐个单元格运行。</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="238"/>
         <source>Interrupted: the running code was stopped</source>
         <translation>已中断：正在运行的代码已停止</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="246"/>
         <source>Kernel starting…</source>
         <translation>内核启动中…</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="246"/>
         <source>Kernel idle</source>
         <translation>内核空闲</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="247"/>
         <source>Kernel busy</source>
         <translation>内核忙碌</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="247"/>
         <source>Kernel restarting…</source>
         <translation>内核重启中…</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="248"/>
         <source>Kernel stopped</source>
         <translation>内核已停止</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="251"/>
         <source>The Python process that runs your code. Stop interrupts it; Restart starts a fresh one.</source>
         <translation>运行你代码的 Python 进程。“停止”会中断它，“重启”会换一个全新的进程。</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="270"/>
         <source>⚠ no_grad: gradients are off</source>
         <extracomment>Status bar warning: the kernel runs under torch.no_grad(), so no graph is recorded.</extracomment>
         <translation>⚠ no_grad：梯度计算已关闭</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="271"/>
         <source>torch.is_grad_enabled() is False in the kernel: operations are not recorded for backward()</source>
         <translation>内核中 torch.is_grad_enabled() 为 False：运算不会被记录下来，backward() 无法求导</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="281"/>
+        <source>The kernel has tensor-explorer {kernel}, the app {app}: its answers may be wrong. Run `pip install tensor-explorer=={app}` in the kernel&apos;s environment and restart it.</source>
+        <translation>内核里的 tensor-explorer 是 {kernel} 版，本程序是 {app} 版：内核的回答可能不对。请在内核所在的环境中运行 `pip install tensor-explorer=={app}`，然后重启内核。</translation>
+    </message>
+    <message>
+        <source>The kernel cannot load the tensor-explorer extension ({error}). Run `pip install tensor-explorer` in the kernel&apos;s environment and restart it.</source>
+        <translation>内核无法加载 tensor-explorer 扩展（{error}）。请在内核所在的环境中运行 `pip install tensor-explorer`，然后重启内核。</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>没有回应</translation>
+    </message>
+    <message>
         <source>torch {version}</source>
         <translation>torch {version}</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="283"/>
         <source>torch {version} (not imported yet)</source>
         <translation>torch {version}（尚未导入）</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="285"/>
         <source>torch is not installed</source>
         <translation>未安装 torch</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="294"/>
         <source>Stopped (KeyboardInterrupt)</source>
         <translation>已停止（KeyboardInterrupt）</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="309"/>
         <source>The kernel died (the code crashed or called exit); it is restarting. Your script is safe in the editor.</source>
         <translation>内核已退出（代码崩溃或调用了 exit），正在重启。你的脚本仍完好地保留在编辑器中。</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="313"/>
         <source>A fresh kernel is ready; run your code again</source>
         <translation>新的内核已就绪，请重新运行代码</translation>
     </message>
     <message>
-        <location filename="../window/main_window.py" line="338"/>
         <source>{url}: only files on this computer can be opened, not web addresses.</source>
         <translation>{url}：只能打开这台电脑上的文件，不能打开网址。</translation>
     </message>
@@ -1010,42 +834,34 @@ cols = t[:, 1:3]
 <context>
     <name>MemoryMapView</name>
     <message>
-        <location filename="../memory_map_view.py" line="73"/>
         <source>Select a tensor or array to see its memory.</source>
         <translation>选中一个张量或数组，查看它的内存。</translation>
     </message>
     <message>
-        <location filename="../memory_map_view.py" line="75"/>
         <source>Only tensors and arrays have a memory map.</source>
         <translation>只有张量和数组才有内存图。</translation>
     </message>
     <message>
-        <location filename="../memory_map_view.py" line="77"/>
         <source>Loading memory map…</source>
         <translation>正在读取内存图…</translation>
     </message>
     <message>
-        <location filename="../memory_map_view.py" line="96"/>
         <source>Could not draw the memory map: {error}</source>
         <translation>无法绘制内存图：{error}</translation>
     </message>
     <message>
-        <location filename="../memory_map_view.py" line="100"/>
         <source>No storage to draw: {note}</source>
         <translation>没有可绘制的存储：{note}</translation>
     </message>
     <message>
-        <location filename="../memory_map_view.py" line="112"/>
         <source>memory group {group}</source>
         <translation>内存组 {group}</translation>
     </message>
     <message>
-        <location filename="../memory_map_view.py" line="113"/>
         <source>not shared with other variables</source>
         <translation>未与其他变量共享内存</translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_map_view.py" line="118"/>
         <source>allocation: {nbytes} byte(s)</source>
         <extracomment>Size of the memory block the variable lives in; the count chooses the plural form.</extracomment>
         <translation>
@@ -1053,7 +869,6 @@ cols = t[:, 1:3]
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_map_view.py" line="122"/>
         <source>1 cell = {n} byte(s)</source>
         <extracomment>Legend of the memory map: how many bytes one drawn cell (box) stands for.</extracomment>
         <translation>
@@ -1061,48 +876,39 @@ cols = t[:, 1:3]
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_map_view.py" line="124"/>
         <source>1 cell = 1 element (%n byte(s))</source>
         <translation>
             <numerusform>每个单元格 = 1 个元素（%n 字节）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../memory_map_view.py" line="126"/>
         <source>1 cell = 1 byte</source>
         <translation>每个单元格 = 1 字节</translation>
     </message>
     <message>
-        <location filename="../memory_map_view.py" line="141"/>
-        <location filename="../memory_map_view.py" line="231"/>
         <source>memory</source>
         <extracomment>Label of the row of storage cells at the top of the memory map.</extracomment>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../memory_map_view.py" line="300"/>
         <source>cell {cell}: {value}</source>
         <translation>第 {cell} 个单元格：{value}</translation>
     </message>
     <message>
-        <location filename="../memory_map_view.py" line="304"/>
         <source>{name} does not reach this cell</source>
         <translation>{name} 不会访问这个单元格</translation>
     </message>
     <message>
-        <location filename="../memory_map_view.py" line="306"/>
         <source>{name} reaches this cell</source>
         <translation>{name} 会访问这个单元格</translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_map_view.py" line="310"/>
         <source>reached %n time(s)</source>
         <translation>
             <numerusform>被访问了 %n 次</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../memory_map_view.py" line="320"/>
         <source>{name}{index}: offset + Σ index × stride = {formula}</source>
         <extracomment>Tooltip: how the element {name}{index} (e.g. t[1, 2]) finds its storage position; {formula} is the arithmetic.</extracomment>
         <translation>{name}{index}：存储偏移 + Σ 索引 × 步长 = {formula}</translation>
@@ -1111,140 +917,113 @@ cols = t[:, 1:3]
 <context>
     <name>StatsView</name>
     <message>
-        <location filename="../stats_view.py" line="29"/>
         <source>Elements</source>
         <translation>元素个数</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="29"/>
         <source>Min</source>
         <translation>最小值</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="30"/>
         <source>Max</source>
         <translation>最大值</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="30"/>
         <source>Mean</source>
         <translation>均值</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="31"/>
         <source>Std</source>
         <translation>标准差</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="32"/>
         <source>Zeros</source>
         <translation>零值个数</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="134"/>
         <source>Compute</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="135"/>
         <source>Compute the statistics in the kernel (large tensors take a moment)</source>
         <translation>在内核中计算统计量（大张量需要稍等片刻）</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="136"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="139"/>
         <source>{field}:</source>
         <extracomment>A form label: the name of a statistic followed by a colon.</extracomment>
         <translation>{field}：</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="140"/>
         <source>Standard deviation, computed like the library does (torch: t.std() divides by n-1; numpy: a.std() by n)</source>
         <translation>标准差，算法与所用的库一致（torch 的 t.std() 除以 n-1；numpy 的 a.std() 除以 n）</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="210"/>
         <source>The statistics could not be started.</source>
         <translation>无法开始计算统计量。</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="235"/>
         <source>The statistics job was lost (the kernel restarted?).</source>
         <translation>统计任务丢失了（可能是内核重启了）。</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="274"/>
         <source>Press Compute to read every element.</source>
         <translation>点击“计算”读取全部元素。</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="275"/>
         <source>Select a tensor or array to see its statistics.</source>
         <translation>选中一个张量或数组，查看它的统计量。</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="276"/>
         <source>Computing…</source>
         <translation>正在计算…</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="277"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="277"/>
         <source>The statistics could not be computed.</source>
         <translation>无法计算统计量。</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="288"/>
         <source>min, max, mean and std leave out NaN and Inf</source>
         <translation>最小值、最大值、均值和标准差不计入 NaN 和 Inf</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="289"/>
         <source>complex values: the statistics are of the magnitude |z|</source>
         <translation>复数：统计的是模 |z|</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="290"/>
         <source>sparse tensor: the stored values plus the implicit zeros</source>
         <translation>稀疏张量：统计的是存储的值加上隐含的零</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="291"/>
         <source>quantized tensor: statistics of the dequantized values</source>
         <translation>量化张量：统计的是反量化后的值</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="292"/>
         <source>the histogram counts a sample of about 1 in {step} elements</source>
         <translation>直方图只统计抽样：大约每 {step} 个元素取 1 个</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="299"/>
         <source>Note: {note}</source>
         <translation>说明：{note}</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="329"/>
         <source>value</source>
         <extracomment>Axis label of the histogram: the values of the elements.</extracomment>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="332"/>
         <source>count</source>
         <extracomment>Axis label of the histogram: how many elements fall in each bar.</extracomment>
         <translation>元素个数</translation>
     </message>
     <message>
-        <location filename="../stats_view.py" line="332"/>
         <source>count (sample: 1 in {step} elements)</source>
         <translation>元素个数（抽样：每 {step} 个元素取 1 个）</translation>
     </message>
@@ -1252,7 +1031,6 @@ cols = t[:, 1:3]
 <context>
     <name>ValuesTableModel</name>
     <message>
-        <location filename="../values/values_table_model.py" line="192"/>
         <source>storage position: {position}</source>
         <translation>存储中的位置：{position}</translation>
     </message>
@@ -1260,82 +1038,66 @@ cols = t[:, 1:3]
 <context>
     <name>ValuesView</name>
     <message>
-        <location filename="../values/values_view.py" line="86"/>
         <source>Rows:</source>
         <translation>行：</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="87"/>
         <source>Columns:</source>
         <translation>列：</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="88"/>
         <source>Heat map</source>
         <translation>热力图</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="89"/>
         <source>Colour each cell by its value (blue low, orange high)</source>
         <translation>按数值给每个单元格着色（数值小为蓝色，数值大为橙色）</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="90"/>
         <source>The dimension listed down the rows</source>
         <translation>沿行方向（竖向）排列的维度</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="91"/>
         <source>The dimension listed across the columns</source>
         <translation>沿列方向（横向）排列的维度</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="160"/>
         <source>The values could not be read.</source>
         <translation>无法读取这些数值。</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="190"/>
         <source>dim {dim} (size {size})</source>
         <translation>第 {dim} 维（长度 {size}）</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="210"/>
         <source>index of dim {dim}:</source>
         <translation>第 {dim} 维的索引：</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="220"/>
         <source>Which index of dim {dim} is shown (size {size})</source>
         <translation>显示第 {dim} 维的哪个索引（长度 {size}）</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="231"/>
         <source>Select a tensor or array to see its values.</source>
         <translation>选中一个张量或数组，查看它的数值。</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="233"/>
         <source>This variable is not a tensor or array, so it has no values table.</source>
         <translation>这个变量既不是张量也不是数组，没有数值表。</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="235"/>
         <source>This variable has no elements (one of its dimensions has size 0).</source>
         <translation>这个变量没有元素（它有一个维度的长度为 0）。</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="239"/>
         <source>Only the first {rows} rows and {cols} columns are listed.</source>
         <translation>只列出前 {rows} 行、前 {cols} 列。</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="241"/>
         <source>Only the first {rows} rows are listed.</source>
         <translation>只列出前 {rows} 行。</translation>
     </message>
     <message>
-        <location filename="../values/values_view.py" line="243"/>
         <source>Only the first {cols} columns are listed.</source>
         <translation>只列出前 {cols} 列。</translation>
     </message>
@@ -1343,63 +1105,51 @@ cols = t[:, 1:3]
 <context>
     <name>WindowFilesMixin</name>
     <message>
-        <location filename="../window/window_files.py" line="30"/>
         <source>Open Script</source>
         <translation>打开脚本</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="30"/>
         <source>Python scripts (*.py);;All files (*)</source>
         <translation>Python 脚本 (*.py);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="40"/>
         <source>{path} could not be opened: {why}</source>
         <translation>无法打开 {path}：{why}</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="62"/>
         <source>Could not save {path}: {why}</source>
         <translation>无法保存 {path}：{why}</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="65"/>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="69"/>
         <source>Save Script</source>
         <translation>保存脚本</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="69"/>
         <source>Python scripts (*.py)</source>
         <translation>Python 脚本 (*.py)</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="79"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="90"/>
         <source>Open Data</source>
         <translation>打开数据</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="89"/>
         <source>Data files ({patterns});;All files (*)</source>
         <extracomment>File dialog filters, separated by ;; — {patterns} is the list of file name patterns; keep (*) as is.</extracomment>
         <translation>数据文件 ({patterns});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="108"/>
         <source>Load anyway?</source>
         <translation>仍要加载吗？</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="109"/>
         <source>{message}
 
 Load anyway — this runs code from the file. Only do this for files you trust.</source>
@@ -1408,54 +1158,44 @@ Load anyway — this runs code from the file. Only do this for files you trust.<
 仍要加载吗？加载会运行文件里的代码，请只对你信任的文件这样做。</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="112"/>
         <source>Load anyway</source>
         <translation>仍然加载</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="142"/>
         <source>Open this lesson; step through it with Shift+Enter</source>
         <translation>打开这节课；用 Shift+Enter 逐个单元格运行</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="150"/>
         <source>There is no lesson called {name}.</source>
         <translation>没有名为 {name} 的课程。</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="168"/>
         <source>an untitled script</source>
         <translation>未命名脚本</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="170"/>
         <source>Tensor Explorer did not close normally. Restore the unsaved text of {where}?</source>
         <translation>Tensor Explorer 上次没有正常关闭。要恢复 {where} 中未保存的内容吗？</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="171"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="171"/>
         <source>Discard</source>
         <translation>丢弃</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="181"/>
         <source>About Tensor Explorer</source>
         <translation>关于 Tensor Explorer</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="182"/>
         <source>Tensor Explorer {version}
 See what every tensor is: shape, dtype, device, strides, shared memory, autograd and images.</source>
         <translation>Tensor Explorer {version}
 看清每个张量：形状、数据类型、设备、步长、共享内存、自动求导和图像。</translation>
     </message>
     <message>
-        <location filename="../window/window_files.py" line="187"/>
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>

@@ -123,6 +123,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.session.kernel_died.connect(self._on_session_kernel_died)
         self.session.kernel_restarted.connect(self._on_session_kernel_restarted)
         self.session.ready.connect(self._on_session_ready)
+        self.session.problem.connect(self._on_session_problem)
         self.inspector_model.out_of_step.connect(self._on_inspector_model_out_of_step)
         self.error_card.line_activated.connect(self._on_error_card_line_activated)
         self.editor.document().modificationChanged.connect(self._on_editor_modification_changed)
@@ -269,6 +270,18 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         #: Status bar warning: the kernel runs under torch.no_grad(), so no graph is recorded.
         self.grad_label.setText("" if grad else self.tr("⚠ no_grad: gradients are off"))
         self.grad_label.setToolTip(self.tr("torch.is_grad_enabled() is False in the kernel: operations are not recorded for backward()"))
+
+    def _on_session_problem(self, kind: str, facts: dict) -> None:
+        """The kernel runs another release of the kernel side, or cannot load it: say what to install."""
+        if kind == "version":
+            text = self.tr("The kernel has tensor-explorer {kernel}, the app {app}: its answers may be wrong. "
+                           "Run `pip install tensor-explorer=={app}` in the kernel's environment and restart it.").format(
+                kernel=facts.get("kernel"), app=facts.get("app"))
+        else:
+            text = self.tr("The kernel cannot load the tensor-explorer extension ({error}). Run "
+                           "`pip install tensor-explorer` in the kernel's environment and restart it.").format(
+                error=facts.get("error") or self.tr("no answer"))
+        self.banner.show_message(text, "error")
 
     def _on_inspector_model_out_of_step(self) -> None:
         """A snapshot reply was lost: ask for everything once."""

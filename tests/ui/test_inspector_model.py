@@ -1,0 +1,112 @@
+"""The inspector model: full snapshots, deltas that touch only what changed, the name filter."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt
+
+from explorer.ui.inspector.inspector_model import InspectorModel
+
+
+def _var(name: str, shape=(2,), children=None) -> dict:
+    return {"name": name, "kind": "tensor", "type": "Tensor", "shape": list(shape), "children": children}
+
+
+def _names(model: InspectorModel, parent: QModelIndex = QModelIndex()) -> list[str]:
+    return [model.index(r, 0, parent).data() for r in range(model.rowCount(parent))]
+
+
+def _full(variables, seq=1, changes=None) -> dict:
+    return {"full": True, "seq": seq, "variables": variables, "removed": [], "order": None, "changes": changes or {}}
+
+
+def _delta(seq, variables=(), removed=(), order=None, changes=None) -> dict:
+    return {"full": False, "seq": seq, "variables": list(variables), "removed": list(removed), "order": order,
+            "changes": changes or {}}
+
+
+class _Spy:
+    def __init__(self, model: InspectorModel) -> None:
+        self.resets = self.changed = 0
+        model.modelReset.connect(lambda: setattr(self, "resets", self.resets + 1))
+        model.dataChanged.connect(lambda *_: setattr(self, "changed", self.changed + 1))
+
+
+def test_a_delta_replaces_only_the_changed_row(qapp) -> None:
+    model = InspectorModel()
+    model.apply_snapshot(_full([_var(f"v{i}") for i in range(1000)]))
+    spy = _Spy(model)
+    changed = model.apply_snapshot(_delta(2, [_var("v500", (3,))], changes={"v500": {"status": "changed", "through": None}}))
+    assert changed == {"v500"}
+    assert spy.resets == 0 and spy.changed <= 3  # the row itself and its marker, not 1000 rows
+    assert model.variable("v500")["shape"] == [3]
+    assert model.index(500, model.column_of("change")).data() == "changed"
+
+
+def test_names_that_come_and_go_follow_the_kernels_order(qapp) -> None:
+    model = InspectorModel()
+    model.apply_snapshot(_full([_var("a"), _var("b"), _var("c")]))
+    model.apply_snapshot(_delta(2, [_var("d")], removed=["b"], order=["a", "c", "d"]))
+    assert _names(model) == ["a", "c", "d"] and model.variable("b") is None
+
+
+def test_a_gap_in_the_sequence_asks_for_everything(qapp) -> None:
+    model = InspectorModel()
+    model.apply_snapshot(_full([_var("a")], seq=4))
+    asked = []
+    model.out_of_step.connect(lambda: asked.append(1))
+    assert model.apply_snapshot(_delta(6, [_var("a", (9,))])) == set()
+    assert asked == [1] and model.variable("a")["shape"] == [2]
+
+
+def test_container_children_are_replaced_with_their_parent(qapp) -> None:
+    model = InspectorModel()
+    model.apply_snapshot(_full([{**_var("sd"), "kind": "dict", "children": [_var("sd['w']")]}]))
+    model.apply_snapshot(_delta(2, [{**_var("sd"), "kind": "dict", "children": [_var("sd['w']"), _var("sd['b']")]}]))
+    parent = model.index_of("sd")
+    assert _names(model, parent) == ["sd['w']", "sd['b']"] and model.variable("sd['b']") is not None
+
+
+def test_filter_keeps_matches_and_the_containers_holding_them(qapp) -> None:
+    model = InspectorModel()
+    model.apply_snapshot(_full([_var("img"), _var("t"), {**_var("model"), "kind": "module",
+                                                         "children": [_var("model.fc.weight"), _var("model.bias")]}]))
+    model.set_filter("IMG")
+    assert _names(model) == ["img"]
+    model.set_filter("weight")
+    assert _names(model) == ["model"] and _names(model, model.index_of("model")) == ["model.fc.weight"]
+    model.set_filter("model")  # the container itself matches: all its children show
+    assert _names(model, model.index_of("model")) == ["model.fc.weight", "model.bias"]
+    model.set_filter("")
+    assert _names(model) == ["img", "t", "model"]
+
+
+def test_a_hidden_row_has_no_index_and_comes_back(qapp) -> None:
+    model = InspectorModel()
+    model.apply_snapshot(_full([_var("t"), _var("img")]))
+    model.set_filter("i")
+    assert not model.index_of("t").isValid() and model.index_of("img").row() == 0
+    model.apply_snapshot(_delta(2, [_var("t", (5,))]))  # a change to a hidden row
+    model.set_filter("")
+    assert model.index_of("t").row() == 0 and model.variable("t")["shape"] == [5]
+
+
+def test_filtering_100k_variables_touches_no_row_through_qt(qapp) -> None:
+    """The filter is a plain substring test over names: Qt is told once (a reset), not 100,000 times."""
+    model = InspectorModel()
+    model.apply_snapshot(_full([_var(f"v{i}") for i in range(100_000)]))
+    calls = []
+    original = model.data
+    model.data = lambda *a, **k: calls.append(1) or original(*a, **k)  # type: ignore[method-assign]
+    model.set_filter("v99999")
+    assert _names(model) == ["v99999"] and len(calls) == 1  # the one data() call is _names reading it
+
+
+def test_highlight_repaints_only_the_rows_it_touches(qapp) -> None:
+    model = InspectorModel()
+    model.apply_snapshot(_full([_var(f"v{i}") for i in range(500)]))
+    spy = _Spy(model)
+    model.set_highlight({"v1": "selected", "v2": "overlap"})
+    assert spy.changed == 2
+    assert model.data(model.index_of("v2"), Qt.ItemDataRole.BackgroundRole) is not None
+    model.set_highlight({"v1": "selected", "v2": "overlap"})
+    assert spy.changed == 2  # nothing new: nothing repainted
