@@ -172,6 +172,7 @@ def test_opened_script_runs_with_its_file_and_folder(shared, tmp_path) -> None:
     (tmp_path / "sibling_helper.py").write_text("ANSWER = 41 + 1\n")
     script = tmp_path / "lesson_here.py"
     script.write_text("import os, sibling_helper\nanswer = sibling_helper.ANSWER\nscript_name = os.path.basename(__file__)\n")
+    window.editor.document().setModified(False)  # the earlier tests' typing is not worth a Save question
     assert window.open_script(str(script))
     assert window.windowTitle().startswith("lesson_here.py")
     press(qtbot, window, Qt.Key.Key_F5)

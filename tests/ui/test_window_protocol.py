@@ -133,3 +133,44 @@ def test_a_kernel_of_another_release_gets_one_clear_banner(shared) -> None:
     type_code(qtbot, window, "import explorer\nexplorer.__version__ = " + repr(__import__("explorer").__version__) + "\n")
     press(qtbot, window, Qt.Key.Key_F5)
     window.banner.hide()
+
+
+def _answer_unsaved_box(qtbot, button) -> None:
+    """Click *button* in the Save/Discard/Cancel box as soon as it opens (it is modal)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QMessageBox
+
+    def click() -> None:
+        box = next((w for w in QApplication.topLevelWidgets()
+                    if isinstance(w, QMessageBox) and w.objectName() == "unsaved_changes_box" and w.isVisible()), None)
+        if box is None:
+            QTimer.singleShot(20, click)
+            return
+        box.button(button).click()
+
+    QTimer.singleShot(0, click)
+
+
+def test_new_open_and_lessons_ask_before_replacing_unsaved_text(shared, tmp_path) -> None:
+    """Issue 10 item 12: Save / Discard / Cancel, as every editor asks."""
+    from PySide6.QtWidgets import QMessageBox
+
+    qtbot, window = shared
+    type_code(qtbot, window, "precious = 1\n")
+    assert window.editor.document().isModified()
+    _answer_unsaved_box(qtbot, QMessageBox.StandardButton.Cancel)
+    window.actions_["new"].trigger()
+    assert window.editor.toPlainText() == "precious = 1\n"
+    _answer_unsaved_box(qtbot, QMessageBox.StandardButton.Cancel)
+    window.open_lesson_by_id("01")
+    assert window.editor.toPlainText() == "precious = 1\n"
+    target = tmp_path / "kept.py"
+    window.file_path = str(target)
+    _answer_unsaved_box(qtbot, QMessageBox.StandardButton.Save)
+    window.open_lesson_by_id("01")
+    assert target.read_text() == "precious = 1\n" and "torch" in window.editor.toPlainText()
+    type_code(qtbot, window, "scratch = 2\n")
+    _answer_unsaved_box(qtbot, QMessageBox.StandardButton.Discard)
+    window.actions_["new"].trigger()
+    assert window.editor.toPlainText() == ""
+    window.new_script()  # nothing to lose: no question asked

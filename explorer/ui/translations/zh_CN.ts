@@ -1146,6 +1146,14 @@ cols = t[:, 1:3]
         <translation>数据文件 ({patterns});;所有文件 (*)</translation>
     </message>
     <message>
+        <source>Unsaved changes</source>
+        <translation>有未保存的修改</translation>
+    </message>
+    <message>
+        <source>{name} has changes that are not saved. Save them first?</source>
+        <translation>{name} 有尚未保存的修改。要先保存吗？</translation>
+    </message>
+    <message>
         <source>Load anyway?</source>
         <translation>仍要加载吗？</translation>
     </message>

@@ -24,15 +24,39 @@ class WindowFilesMixin:
 
     # -- scripts -----------------------------------------------------------------------
     def new_script(self) -> None:
-        self._set_script("", None)
+        if self.confirm_discard():
+            self._set_script("", None)
 
     def open_script_dialog(self) -> None:
+        if not self.confirm_discard():
+            return
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Open Script"), "", self.tr("Python scripts (*.py);;All files (*)"))
         if path:
-            self.open_script(path)
+            self.open_script(path, confirmed=True)
 
-    def open_script(self, path: str) -> bool:
+    def confirm_discard(self) -> bool:
+        """Before the editor's text is replaced: Save, Discard or Cancel when it has unsaved changes.
+
+        Returns True when the text may be replaced (saved, discarded, or nothing to lose).
+        """
+        if not self.editor.document().isModified() or not self.editor.toPlainText().strip():
+            return True
+        name = os.path.basename(self.file_path) if self.file_path else self.tr("untitled")
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Unsaved changes"),
+                          self.tr("{name} has changes that are not saved. Save them first?").format(name=name),
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("unsaved_changes_box")
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        choice = box.exec()
+        if choice == QMessageBox.StandardButton.Save:
+            return self.save_script()
+        return choice == QMessageBox.StandardButton.Discard
+
+    def open_script(self, path: str, confirmed: bool = False) -> bool:
         """Load *path* into the editor; a problem is shown in the banner, never raised."""
+        if not confirmed and not self.confirm_discard():
+            return False
         try:
             with open(path, encoding="utf-8-sig") as handle:
                 text = handle.read()
@@ -154,6 +178,8 @@ class WindowFilesMixin:
 
     def open_lesson(self, path: str) -> None:
         """Open a built-in lesson as an unsaved copy (Save asks where to keep it)."""
+        if not self.confirm_discard():
+            return
         with open(path, encoding="utf-8") as handle:
             self._set_script(render_lesson(handle.read(), self.language), None)
         self.editor.go_to_line(1)
