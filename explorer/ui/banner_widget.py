@@ -10,7 +10,12 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 
 class BannerWidget(QFrame):
-    """Shows one message at a time; hidden when empty."""
+    """Shows one message at a time; hidden when empty.
+
+    Each message has a *topic* ("kernel", "files", ...), so the window can take it
+    down once the situation has passed (the kernel is back, a file did load)
+    without hiding an unrelated message shown since.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -22,11 +27,13 @@ class BannerWidget(QFrame):
         self._layout = QHBoxLayout(self)
         self._layout.addWidget(self._label, 1)
         self._buttons: list[QPushButton] = []
+        self._topic = ""
         self.hide()
 
     def show_message(self, text: str, kind: str = "info",
-                     buttons: list[tuple[str, Callable[[], None]]] | None = None) -> None:
+                     buttons: list[tuple[str, Callable[[], None]]] | None = None, topic: str = "") -> None:
         """Show *text*; each button runs its callback and closes the banner."""
+        self._topic = topic
         colors = {"info": "#e8f1fb", "warning": "#fff4e0", "error": "#fdecea"}
         # A palette, not a style sheet: style sheets stop the presentation-mode font from reaching the text.
         palette = self.palette()
@@ -44,6 +51,14 @@ class BannerWidget(QFrame):
             self._layout.addWidget(button)
             self._buttons.append(button)
         self.show()
+
+    def clear(self, topic: str) -> None:
+        """Hide the banner if it still shows a message about *topic*."""
+        if self._topic == topic and self.isVisible():
+            self.hide()
+
+    def topic(self) -> str:
+        return self._topic if self.isVisible() else ""
 
     def text(self) -> str:
         return self._label.text()

@@ -110,3 +110,23 @@ def test_highlight_repaints_only_the_rows_it_touches(qapp) -> None:
     assert model.data(model.index_of("v2"), Qt.ItemDataRole.BackgroundRole) is not None
     model.set_highlight({"v1": "selected", "v2": "overlap"})
     assert spy.changed == 2  # nothing new: nothing repainted
+
+
+def test_each_library_shows_strides_in_its_own_unit(qapp) -> None:
+    model = InspectorModel()
+    tensor = {**_var("t", (2, 4)), "strides": [4, 1], "byte_strides": [32, 8]}
+    array = {**_var("n", (2, 4)), "kind": "ndarray", "strides": [4, 1], "byte_strides": [32, 8]}
+    model.apply_snapshot(_full([tensor, array]))
+    column = model.column_of("strides")
+    assert model.index(0, column).data() == "(4, 1)"  # as t.stride() prints
+    assert model.index(1, column).data() == "(32, 8) B"  # as n.strides prints
+
+
+def test_grad_shows_its_value_when_small(qapp) -> None:
+    model = InspectorModel()
+    small = {**_var("x", ()), "grad": {"shape": [], "dtype": "torch.float32", "preview": "36."}}
+    big = {**_var("w", (100, 100)), "grad": {"shape": [100, 100], "dtype": "torch.float32", "preview": None}}
+    model.apply_snapshot(_full([small, big]))
+    column = model.column_of("grad")
+    assert model.index(0, column).data() == "36."
+    assert model.index(1, column).data() == "[100, 100] torch.float32"

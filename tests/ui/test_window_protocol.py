@@ -174,3 +174,15 @@ def test_new_open_and_lessons_ask_before_replacing_unsaved_text(shared, tmp_path
     window.actions_["new"].trigger()
     assert window.editor.toPlainText() == ""
     window.new_script()  # nothing to lose: no question asked
+
+
+def test_the_kernel_died_banner_goes_once_the_kernel_is_back(qtbot) -> None:
+    window, session = open_window(qtbot)
+    try:
+        with qtbot.waitSignal(session.ready, timeout=TIMEOUT):
+            window.session.execute("import os; os._exit(1)")
+            qtbot.waitUntil(lambda: window.banner.topic() == "kernel", timeout=TIMEOUT)
+        qtbot.waitUntil(lambda: window.banner.topic() == "", timeout=TIMEOUT)
+    finally:
+        window.close()
+        session.shutdown()

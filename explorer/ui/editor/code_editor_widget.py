@@ -50,6 +50,7 @@ class CodeEditorWidget(QPlainTextEdit):
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self._highlighter = PythonHighlighter(self.document())
+        self._was_empty = True
         self._gutter = _LineNumberArea(self)
         self._error_line: int | None = None
         self.blockCountChanged.connect(self._on_document_block_count_changed)
@@ -203,9 +204,17 @@ class CodeEditorWidget(QPlainTextEdit):
     def _on_editor_text_changed(self) -> None:
         if self._error_line is not None and self._error_line > self.blockCount():
             self.mark_error_line(None)
+        empty = self.document().isEmpty()
+        if empty != self._was_empty:  # the current-line band comes back with the first character
+            self._was_empty = empty
+            self._refresh_selections()
 
     def _refresh_selections(self) -> None:
         selections = []
+        if self.document().isEmpty():
+            # The placeholder text is drawn on the first line: no current-line band over it.
+            self.setExtraSelections(selections)
+            return
         current = QTextEdit.ExtraSelection()
         current.format.setBackground(self.palette().alternateBase())
         current.format.setProperty(QTextFormat.Property.FullWidthSelection, True)

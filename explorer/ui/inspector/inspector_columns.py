@@ -34,9 +34,19 @@ def _bytes(value: Any) -> str:
 
 
 def _grad(value: Any) -> str:
+    """The gradient's values when small (``36.``, ``[2., 4.]``), else its shape and dtype."""
     if not value:
         return ""
+    if value.get("preview"):
+        return str(value["preview"])
     return f"{_shape(value.get('shape'))} {value.get('dtype', '')}".strip()
+
+
+def _strides(var: dict) -> str:
+    """Each library's own unit, as its ``.stride()`` / ``.strides`` prints: torch in elements, NumPy in bytes."""
+    if var.get("kind") == "ndarray" and var.get("byte_strides") is not None:
+        return _seq(var.get("byte_strides")) + " B"
+    return _seq(var.get("strides"))
 
 
 def _hex(value: Any) -> str:
@@ -72,17 +82,17 @@ def columns() -> list[Column]:
         Column("shape", QCoreApplication.translate("InspectorColumns", "Shape"), QCoreApplication.translate("InspectorColumns", "How many elements along each dimension. A scalar has shape []; an RGB image tensor is usually [3, H, W]."), lambda v: _shape(v.get("shape")) if v.get("kind") != "other" else (v.get("repr") or "")),
         Column("dtype", QCoreApplication.translate("InspectorColumns", "Dtype"), QCoreApplication.translate("InspectorColumns", "The element type: float32 is the default for tensors, int64 for integer data; most layers refuse integers."), get("dtype")),
         Column("device", QCoreApplication.translate("InspectorColumns", "Device"), QCoreApplication.translate("InspectorColumns", "Where the data lives (cpu, cuda:0). Tensors in one operation must be on the same device."), get("device")),
-        Column("strides", QCoreApplication.translate("InspectorColumns", "Strides"), QCoreApplication.translate("InspectorColumns", "How many elements to skip in memory to move one step along each dimension. A view changes strides, not data."), lambda v: _seq(v.get("strides"))),
+        Column("strides", QCoreApplication.translate("InspectorColumns", "Strides"), QCoreApplication.translate("InspectorColumns", "How far to jump in memory to move one step along each dimension: torch counts elements (t.stride()), NumPy counts bytes (a.strides, shown with B). A view changes strides, not data."), _strides),
         Column("storage_offset", QCoreApplication.translate("InspectorColumns", "Offset"), QCoreApplication.translate("InspectorColumns", "Where this tensor's first element sits in its storage, counted in elements. Slices that skip rows have an offset."), get("storage_offset")),
         Column("data_ptr", QCoreApplication.translate("InspectorColumns", "data_ptr"), QCoreApplication.translate("InspectorColumns", "The memory address of the first element: storage address + offset × element size."), lambda v: _hex(v.get("data_ptr")), False),
         Column("is_contiguous", QCoreApplication.translate("InspectorColumns", "Contiguous"), QCoreApplication.translate("InspectorColumns", "Whether the elements lie in memory in row-major order with no gaps. view() needs this; reshape() copies when it is not."), lambda v: _yes(v.get("is_contiguous"))),
         Column("numel", QCoreApplication.translate("InspectorColumns", "Elements"), QCoreApplication.translate("InspectorColumns", "The number of elements: the product of the shape."), get("numel")),
         Column("nbytes", QCoreApplication.translate("InspectorColumns", "Bytes"), QCoreApplication.translate("InspectorColumns", "Memory the elements take: number of elements × element size."), lambda v: _bytes(v.get("nbytes"))),
         Column("requires_grad", QCoreApplication.translate("InspectorColumns", "requires_grad"), QCoreApplication.translate("InspectorColumns", "Whether autograd records operations on this tensor so backward() can compute its gradient."), lambda v: _yes(v.get("requires_grad"))),
-        Column("is_leaf", QCoreApplication.translate("InspectorColumns", "Leaf"), QCoreApplication.translate("InspectorColumns", "A leaf tensor was created by you, not computed; only leaves get .grad filled by backward()."), lambda v: _yes(v.get("is_leaf"))),
+        Column("is_leaf", QCoreApplication.translate("InspectorColumns", "Leaf"), QCoreApplication.translate("InspectorColumns", "A leaf has no grad_fn: it was created directly, or computed while no gradient was tracked. backward() fills .grad only for leaves that require grad."), lambda v: _yes(v.get("is_leaf"))),
         Column("grad_fn", QCoreApplication.translate("InspectorColumns", "grad_fn"), QCoreApplication.translate("InspectorColumns", "The operation that produced this tensor (e.g. MulBackward0); backward() walks these back to the leaves."), get("grad_fn")),
         Column("retains_grad", QCoreApplication.translate("InspectorColumns", "retains_grad"), QCoreApplication.translate("InspectorColumns", "Whether this non-leaf tensor keeps its .grad after backward() (set with retain_grad())."), lambda v: _yes(v.get("retains_grad")), False),
-        Column("grad", QCoreApplication.translate("InspectorColumns", "Grad"), QCoreApplication.translate("InspectorColumns", "The gradient backward() stored for this leaf; empty until backward() runs."), lambda v: _grad(v.get("grad"))),
+        Column("grad", QCoreApplication.translate("InspectorColumns", "Grad"), QCoreApplication.translate("InspectorColumns", "The gradient backward() stored for this leaf (its values when small); empty until backward() runs. A second backward() adds to it."), lambda v: _grad(v.get("grad"))),
     ]
 
 

@@ -434,8 +434,16 @@
         <translation>步长</translation>
     </message>
     <message>
-        <source>How many elements to skip in memory to move one step along each dimension. A view changes strides, not data.</source>
-        <translation>沿每个维度前进一步时，在内存中要跳过多少个元素。视图改变的是步长，而不是数据。</translation>
+        <source>How far to jump in memory to move one step along each dimension: torch counts elements (t.stride()), NumPy counts bytes (a.strides, shown with B). A view changes strides, not data.</source>
+        <translation>沿每个维度前进一步时，在内存中要跳过多远：torch 按元素计（t.stride()），NumPy 按字节计（a.strides，带 B 显示）。视图改变的是步长，而不是数据。</translation>
+    </message>
+    <message>
+        <source>A leaf has no grad_fn: it was created directly, or computed while no gradient was tracked. backward() fills .grad only for leaves that require grad.</source>
+        <translation>叶子节点没有 grad_fn：它是直接创建的，或是在不记录梯度时计算出来的。backward() 只会填充 requires_grad=True 的叶子节点的 .grad。</translation>
+    </message>
+    <message>
+        <source>The gradient backward() stored for this leaf (its values when small); empty until backward() runs. A second backward() adds to it.</source>
+        <translation>backward() 为这个叶子节点存下的梯度（数据较少时直接显示数值）；运行 backward() 之前为空。再次调用 backward() 会把新梯度累加上去。</translation>
     </message>
     <message>
         <source>Offset</source>
@@ -490,10 +498,6 @@
         <translation>叶子节点</translation>
     </message>
     <message>
-        <source>A leaf tensor was created by you, not computed; only leaves get .grad filled by backward().</source>
-        <translation>叶子节点是你直接创建的张量，而不是运算得到的；backward() 只会填充叶子节点的 .grad。</translation>
-    </message>
-    <message>
         <source>grad_fn</source>
         <translation>grad_fn</translation>
     </message>
@@ -512,10 +516,6 @@
     <message>
         <source>Grad</source>
         <translation>梯度</translation>
-    </message>
-    <message>
-        <source>The gradient backward() stored for this leaf; empty until backward() runs.</source>
-        <translation>backward() 为这个叶子节点存下的梯度；运行 backward() 之前为空。</translation>
     </message>
 </context>
 <context>

@@ -67,6 +67,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.recovery = RecoveryStore(self.editor.toPlainText, parent=self)
         self.loader = DataLoader(session, self._run_loading_code, self._confirm_pickle, self)
         self.loader.problems_reported.connect(self._on_loader_problems_reported)
+        self.loader.loaded.connect(lambda _name: self.banner.clear("files"))  # an older failure has passed
         self.retranslate()
         self.resize(1500, 950)
         self._restore_layout()
@@ -260,6 +261,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
 
     def _on_session_ready(self, _hello: dict) -> None:
         """After every start and restart: the kernel has a fresh namespace and our script's context."""
+        self.banner.clear("kernel")  # "the kernel died, restarting" has passed
         self.sync_script_context()
 
     def _on_session_namespace_changed(self, snapshot: dict) -> None:
@@ -281,7 +283,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
             text = self.tr("The kernel cannot load the tensor-explorer extension ({error}). Run "
                            "`pip install tensor-explorer` in the kernel's environment and restart it.").format(
                 error=facts.get("error") or self.tr("no answer"))
-        self.banner.show_message(text, "error")
+        self.banner.show_message(text, "error", topic="version")
 
     def _on_inspector_model_out_of_step(self) -> None:
         """A snapshot reply was lost: ask for everything once."""
@@ -319,9 +321,10 @@ class MainWindow(WindowFilesMixin, QMainWindow):
             self.error_card.hide()
 
     def _on_session_kernel_died(self, message: str) -> None:
-        self.banner.show_message(self.tr("The kernel died (the code crashed or called exit); it is restarting. Your script is safe in the editor."), "warning")
+        self.banner.show_message(self.tr("The kernel died (the code crashed or called exit); it is restarting. Your script is safe in the editor."), "warning", topic="kernel")
 
     def _on_session_kernel_restarted(self) -> None:
+        self.banner.clear("version")  # the new kernel is asked again
         self.inspector.apply_snapshot({"full": True, "seq": 0, "variables": []})
         self.statusBar().showMessage(self.tr("A fresh kernel is ready; run your code again"), 8000)
 

@@ -61,10 +61,11 @@ class WindowFilesMixin:
             with open(path, encoding="utf-8-sig") as handle:
                 text = handle.read()
         except (OSError, UnicodeDecodeError) as exc:
-            self.banner.show_message(self.tr("{path} could not be opened: {why}").format(path=path, why=getattr(exc, "strerror", None) or exc), "error")
+            self.banner.show_message(self.tr("{path} could not be opened: {why}").format(path=path, why=getattr(exc, "strerror", None) or exc), "error", topic="files")
             return False
         self._set_script(text, os.path.abspath(path))
         self._add_recent(path)
+        self.banner.clear("files")
         return True
 
     def _set_script(self, text: str, path: str | None) -> None:
@@ -83,9 +84,10 @@ class WindowFilesMixin:
             with open(self.file_path, "w", encoding="utf-8") as handle:
                 handle.write(self.editor.toPlainText())
         except OSError as exc:
-            self.banner.show_message(self.tr("Could not save {path}: {why}").format(path=self.file_path, why=exc.strerror or exc), "error")
+            self.banner.show_message(self.tr("Could not save {path}: {why}").format(path=self.file_path, why=exc.strerror or exc), "error", topic="save")
             return False
         self.editor.document().setModified(False)
+        self.banner.clear("save")
         self.statusBar().showMessage(self.tr("Saved {path}").format(path=self.file_path), 4000)
         return True
 
@@ -138,7 +140,7 @@ class WindowFilesMixin:
 
     def _on_loader_problems_reported(self, problems: list[str]) -> None:
         head = FileCountText().not_opened(len(problems))
-        self.banner.show_message(head + "<br>" + "<br>".join(_escape(p) for p in problems[:12]) + ("<br>…" if len(problems) > 12 else ""), "error")
+        self.banner.show_message(head + "<br>" + "<br>".join(_escape(p) for p in problems[:12]) + ("<br>…" if len(problems) > 12 else ""), "error", topic="files")
 
     # -- recent files and lessons ---------------------------------------------------------------
     def _add_recent(self, path: str) -> None:
