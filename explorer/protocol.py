@@ -26,6 +26,7 @@ to its handler (``HANDLERS[Image]`` in ``explorer.core.agent.handlers``) by name
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypedDict, TypeVar
 
@@ -445,11 +446,16 @@ def parse_request(data: Any) -> tuple[int, Request[Any]]:
     return request_id, cls(**params)
 
 
-def reply_message(request_id: int, result: Any = None, error: ErrorInfo | None = None) -> dict[str, Any]:
-    """The comm data of a reply (``result`` may still hold bytes: split them with :func:`split_buffers`)."""
+def reply_message(request_id: int, result: Any = None, error: ErrorInfo | None = None,
+                  encoded: bool = True) -> dict[str, Any]:
+    """The comm data of a reply (``result`` may still hold bytes: split them with :func:`split_buffers`).
+
+    ``encoded=False`` says the result holds no ``$buffer``/``$float`` markers (a snapshot of
+    thousands of VARs), so the receiver does not walk it looking for them.
+    """
     if error is not None:
         return {"type": "reply", "id": request_id, "ok": False, "error": dataclasses.asdict(error)}
-    return {"type": "reply", "id": request_id, "ok": True, "result": result}
+    return {"type": "reply", "id": request_id, "ok": True, "result": result, "encoded": encoded}
 
 
 def parse_reply(data: Any, buffers: list[bytes] | None = None) -> tuple[int, Reply[Any]]:
@@ -458,7 +464,8 @@ def parse_reply(data: Any, buffers: list[bytes] | None = None) -> tuple[int, Rep
         raise ProtocolError("not a reply")
     buffers = [bytes(b) for b in buffers or []]
     if data.get("ok"):
-        return data["id"], Reply(True, join_buffers(data.get("result"), buffers), None, buffers)
+        result = join_buffers(data.get("result"), buffers) if data.get("encoded", True) else data.get("result")
+        return data["id"], Reply(True, result, None, buffers)
     err = data.get("error") or {}
     facts = err.get("data") if isinstance(err.get("data"), dict) else {}
     return data["id"], Reply(False, None, ErrorInfo(str(err.get("type", "Error")), str(err.get("message", "")), facts))
@@ -490,6 +497,68 @@ def join_buffers(obj: Any, buffers: list[bytes]) -> Any:
     if isinstance(obj, list):
         return [join_buffers(v, buffers) for v in obj]
     return obj
+
+
+#: VARs per binary chunk of a snapshot: decoding one chunk takes the GUI thread a few milliseconds.
+ROWS_PER_CHUNK = 500
+
+
+def pack_rows(rows: list[dict[str, Any]], compact: bool) -> tuple[dict[str, Any], list[bytes]]:
+    """A snapshot's VARs as JSON buffers of :data:`ROWS_PER_CHUNK` each, and the marker that replaces them.
+
+    In buffers the rows skip the comm's JSON decoding (a console sharing the kernel
+    never parses them) and the window can decode them one chunk per event-loop turn.
+    ``compact`` drops null fields (a reader uses ``.get``): a third of the bytes.
+    """
+    buffers = []
+    for start in range(0, len(rows), ROWS_PER_CHUNK):
+        chunk = rows[start:start + ROWS_PER_CHUNK]
+        if compact:
+            chunk = [_without_nulls(row) for row in chunk]
+        buffers.append(json.dumps(chunk, separators=(",", ":"), allow_nan=False).encode())
+    return {"$rows": len(buffers), "count": len(rows)}, buffers
+
+
+def _without_nulls(row: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in row.items() if v is not None}
+    children = out.get("children")
+    if children:
+        out["children"] = [_without_nulls(child) for child in children]
+    return out
+
+
+def is_packed(value: Any) -> bool:
+    return isinstance(value, dict) and "$rows" in value
+
+
+def unpack_chunk(buffer: bytes) -> list[dict[str, Any]]:
+    """The VARs of one buffer made by :func:`pack_rows`."""
+    return json.loads(buffer)
+
+
+def unpack_rows(buffers: list[bytes]) -> list[dict[str, Any]]:
+    """Every VAR of a packed snapshot, at once (the CLI; the window goes chunk by chunk)."""
+    rows: list[dict[str, Any]] = []
+    for buffer in buffers:
+        rows.extend(unpack_chunk(buffer))
+    return rows
+
+
+def packed_snapshot(reply: Reply[Any]) -> dict[str, Any] | None:
+    """The snapshot dict inside *reply* whose ``variables`` are still packed, else None."""
+    result = reply.result
+    if not reply.ok or not isinstance(result, dict):
+        return None
+    snapshot = result.get("snapshot") if isinstance(result.get("snapshot"), dict) else result
+    return snapshot if is_packed(snapshot.get("variables")) else None
+
+
+def unpacked(reply: Reply[R]) -> Reply[R]:
+    """*reply* with a packed snapshot's VARs decoded in place, all at once."""
+    snapshot = packed_snapshot(reply)
+    if snapshot is not None:
+        snapshot["variables"] = unpack_rows(reply.buffers)
+    return reply
 
 
 def version_mismatch(reply: HelloReply, package: str) -> bool:

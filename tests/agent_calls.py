@@ -24,7 +24,7 @@ class Caller:
         self.endpoint.on_message(protocol.request_message(self._ids, request))
         data, buffers = self._out.pop()
         json.dumps(data, allow_nan=False)  # what goes on the wire is strict JSON (NaN/Inf never leak)
-        return protocol.parse_reply(data, [bytes(b) for b in buffers])[1]
+        return protocol.unpacked(protocol.parse_reply(data, [bytes(b) for b in buffers])[1])
 
     def call(self, method: str, **params: Any) -> dict[str, Any]:
         """``{"result": ...}`` or ``{"error": message}`` for the request named *method*."""

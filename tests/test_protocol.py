@@ -76,3 +76,11 @@ def test_protocol_imports_nothing_heavy() -> None:
     code = "import sys, explorer.protocol; print(' '.join(sorted(sys.modules)))"
     modules = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
     assert not {"torch", "numpy", "PySide6"} & modules
+
+
+def test_a_plain_reply_is_not_walked() -> None:
+    """Snapshots of thousands of VARs say they hold no markers: the receiver takes them as they are."""
+    marker_like = {"$buffer": 0}  # a user's dict that happens to look like a marker stays itself
+    data = protocol.reply_message(1, {"variables": [marker_like]}, encoded=False)
+    _, reply = protocol.parse_reply(data, [b"x"])
+    assert reply.result["variables"][0] is marker_like

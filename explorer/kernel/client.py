@@ -26,7 +26,7 @@ MAX_WAITING = 200
 class ExplorerClient(QObject):
     """Opens the comm on a jupyter_client Qt kernel client, shakes hands, and routes replies."""
 
-    ready = Signal(dict)  # the HelloReply
+    ready = Signal(object)  # the HelloReply
     #: (kind, facts): "version" {"kernel", "kernel_protocol", "app", "app_protocol"} | "missing" {"error"}
     problem = Signal(str, dict)
 
@@ -120,7 +120,11 @@ class ExplorerClient(QObject):
             self._on_comm_closed()
             return
         entry = self._pending.pop(incoming.request_id, None) if incoming.request_id is not None else None
-        if entry is not None and incoming.reply is not None:
+        if entry is None or incoming.reply is None:
+            return
+        if protocol.packed_snapshot(incoming.reply) is not None:
+            _ChunkDecoder(self, incoming.reply, lambda reply, e=entry: self._deliver(e[0], e[1], reply)).start()
+        else:
             self._deliver(entry[0], entry[1], incoming.reply)
 
     def fail_all(self, why: str, include_waiting: bool = True) -> None:
@@ -142,3 +146,34 @@ class ExplorerClient(QObject):
 
 def _error(kind: str, message: str) -> protocol.Reply[Any]:
     return protocol.Reply(False, error=protocol.ErrorInfo(kind, message))
+
+
+class _ChunkDecoder(QObject):
+    """Decodes a packed snapshot one chunk per event-loop turn, then hands the reply on.
+
+    A 10,000-variable snapshot is several MB of JSON; decoded in one call it would
+    hold the GUI thread (and the GIL) for a tenth of a second or more.
+    """
+
+    def __init__(self, parent: QObject, reply: protocol.Reply[Any], done: Callable[[protocol.Reply[Any]], None]) -> None:
+        super().__init__(parent)
+        self._reply = reply
+        self._done = done
+        self._rows: list[dict] = []
+        self._next = 0
+
+    def start(self) -> None:
+        QTimer.singleShot(0, self._step)
+
+    def _step(self) -> None:
+        buffers = self._reply.buffers
+        if self._next < len(buffers):
+            self._rows.extend(protocol.unpack_chunk(buffers[self._next]))
+            self._next += 1
+            QTimer.singleShot(0, self._step)
+            return
+        snapshot = protocol.packed_snapshot(self._reply)
+        if snapshot is not None:
+            snapshot["variables"] = self._rows
+        self._done(self._reply)
+        self.deleteLater()

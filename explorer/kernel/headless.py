@@ -89,7 +89,7 @@ class HeadlessKernel:
             if not self.manager.is_alive():
                 raise KernelDiedError("the kernel died while answering a request")
             self._pump(0.2)
-        return self._replies.pop(request_id)
+        return protocol.unpacked(self._replies.pop(request_id))
 
     def _pump(self, timeout: float) -> dict[str, Any] | None:
         """Read one IOPub message; comm traffic is filed, anything else is returned."""

@@ -26,15 +26,19 @@ IOPUB_PING_MS = 50
 
 
 class KernelSession(QObject):
-    """A local ipykernel with the explorer extension. Signals carry plain data only, never tensors."""
+    """A local ipykernel with the explorer extension. Signals carry plain data only, never tensors.
+
+    Signals are ``Signal(object)``: a ``Signal(dict)`` would convert a 10,000-variable
+    snapshot to a QVariantMap and back on the GUI thread (seconds).
+    """
 
     status_changed = Signal(str)  # "starting" | "idle" | "busy" | "restarting" | "dead"
-    namespace_changed = Signal(dict)  # a protocol.SnapshotReply (full, or a delta)
-    run_started = Signal(dict)  # {"msg_id", "code", "mine"}
-    run_finished = Signal(dict)  # {"msg_id", "code", "mine", "failed", "error", "hints", "warnings", "problem"}
+    namespace_changed = Signal(object)  # a protocol.SnapshotReply (full, or a delta)
+    run_started = Signal(object)  # {"msg_id", "code", "mine"}
+    run_finished = Signal(object)  # {"msg_id", "code", "mine", "failed", "error", "hints", "warnings", "problem"}
     kernel_died = Signal(str)
     kernel_restarted = Signal()
-    ready = Signal(dict)  # the kernel's HelloReply, after every start and restart
+    ready = Signal(object)  # the kernel's HelloReply, after every start and restart
     problem = Signal(str, dict)  # see ExplorerClient.problem
 
     def __init__(self, cwd: str | None = None, parent: QObject | None = None) -> None:

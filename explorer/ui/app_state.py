@@ -19,7 +19,7 @@ class AppState(QObject):
     """The language and the selection of one window."""
 
     language_changed = Signal(str)
-    selection_changed = Signal(dict)  # the selected VAR, or {} when nothing is selected
+    selection_changed = Signal(object)  # the selected VAR, or {} when nothing is selected
 
     def __init__(self, language: str = "en", parent: QObject | None = None) -> None:
         super().__init__(parent)

@@ -72,7 +72,7 @@ class GraphView(QWidget):
     parent : QWidget, optional
     """
 
-    graph_shown = Signal(dict)
+    graph_shown = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -46,7 +46,7 @@ class MemoryMapView(QWidget):
     parent : QWidget, optional
     """
 
-    map_loaded = Signal(dict)
+    map_loaded = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -62,7 +62,7 @@ class StatsView(QWidget):
         Extra :class:`explorer.protocol.StatsStart` fields (e.g. ``bins``, ``chunk_elements``).
     """
 
-    stats_shown = Signal(dict)
+    stats_shown = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)

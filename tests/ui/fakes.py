@@ -38,7 +38,7 @@ class InProcessSource:
         self._ids += 1
         self.endpoint.on_message(protocol.request_message(self._ids, request))
         data, buffers = self._replies.pop()
-        _, reply = protocol.parse_reply(data, [bytes(b) for b in buffers])
+        reply = protocol.unpacked(protocol.parse_reply(data, [bytes(b) for b in buffers])[1])
 
         def deliver() -> None:
             if valid is None or valid():

@@ -25,10 +25,17 @@ def _delta(seq, variables=(), removed=(), order=None, changes=None) -> dict:
 
 
 class _Spy:
+    """Counts resets and dataChanged signals, and the rows each dataChanged spans."""
+
     def __init__(self, model: InspectorModel) -> None:
         self.resets = self.changed = 0
+        self.rows: set[int] = set()
         model.modelReset.connect(lambda: setattr(self, "resets", self.resets + 1))
-        model.dataChanged.connect(lambda *_: setattr(self, "changed", self.changed + 1))
+        model.dataChanged.connect(self._on_changed)
+
+    def _on_changed(self, top_left, bottom_right, *_roles) -> None:
+        self.changed += 1
+        self.rows.update(range(top_left.row(), bottom_right.row() + 1))
 
 
 def test_a_delta_replaces_only_the_changed_row(qapp) -> None:
@@ -37,7 +44,7 @@ def test_a_delta_replaces_only_the_changed_row(qapp) -> None:
     spy = _Spy(model)
     changed = model.apply_snapshot(_delta(2, [_var("v500", (3,))], changes={"v500": {"status": "changed", "through": None}}))
     assert changed == {"v500"}
-    assert spy.resets == 0 and spy.changed <= 3  # the row itself and its marker, not 1000 rows
+    assert spy.resets == 0 and spy.changed == 1 and spy.rows == {500}  # the row itself, not 1000 rows
     assert model.variable("v500")["shape"] == [3]
     assert model.index(500, model.column_of("change")).data() == "changed"
 
@@ -106,10 +113,10 @@ def test_highlight_repaints_only_the_rows_it_touches(qapp) -> None:
     model.apply_snapshot(_full([_var(f"v{i}") for i in range(500)]))
     spy = _Spy(model)
     model.set_highlight({"v1": "selected", "v2": "overlap"})
-    assert spy.changed == 2
+    assert spy.changed == 1 and spy.rows == {1, 2}
     assert model.data(model.index_of("v2"), Qt.ItemDataRole.BackgroundRole) is not None
     model.set_highlight({"v1": "selected", "v2": "overlap"})
-    assert spy.changed == 2  # nothing new: nothing repainted
+    assert spy.changed == 1  # nothing new: nothing repainted
 
 
 def test_each_library_shows_strides_in_its_own_unit(qapp) -> None:
@@ -130,3 +137,13 @@ def test_grad_shows_its_value_when_small(qapp) -> None:
     column = model.column_of("grad")
     assert model.index(0, column).data() == "36."
     assert model.index(1, column).data() == "[100, 100] torch.float32"
+
+
+def test_ten_thousand_changed_rows_are_one_signal(qapp) -> None:
+    model = InspectorModel()
+    model.apply_snapshot(_full([_var(f"v{i}") for i in range(10_000)]))
+    spy = _Spy(model)
+    changes = {f"v{i}": {"status": "changed", "through": None} for i in range(10_000)}
+    model.apply_snapshot(_delta(2, [_var(f"v{i}", (3,)) for i in range(10_000)], changes=changes))
+    assert spy.changed == 1 and spy.resets == 0 and len(spy.rows) == 10_000
+    assert model.variable("v9999")["shape"] == [3]

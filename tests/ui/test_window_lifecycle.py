@@ -15,11 +15,13 @@ def test_kernel_death_restarts_and_keeps_the_editor_text(qtbot) -> None:
             qtbot.keyClick(window.editor, Qt.Key.Key_F5)
         qtbot.waitUntil(lambda: session.status == "idle", timeout=TIMEOUT)
         assert window.editor.toPlainText() == "import os\nos._exit(1)\n"
-        assert window.banner.isVisible()
+        qtbot.waitUntil(lambda: window.banner.topic() == "restarted", timeout=TIMEOUT)
+        assert "restarted" in window.banner.text() and "Run it again" in window.banner.text()
         type_code(qtbot, window, "back = 1")
         with qtbot.waitSignal(session.run_finished, timeout=TIMEOUT):
             qtbot.keyClick(window.editor, Qt.Key.Key_F5)
         qtbot.waitUntil(lambda: window.inspector_model.variable("back") is not None, timeout=TIMEOUT)
+        assert window.banner.topic() == ""  # the notice has served: the script ran again
     finally:
         session.shutdown()
 

@@ -182,7 +182,7 @@ def test_the_kernel_died_banner_goes_once_the_kernel_is_back(qtbot) -> None:
         with qtbot.waitSignal(session.ready, timeout=TIMEOUT):
             window.session.execute("import os; os._exit(1)")
             qtbot.waitUntil(lambda: window.banner.topic() == "kernel", timeout=TIMEOUT)
-        qtbot.waitUntil(lambda: window.banner.topic() == "", timeout=TIMEOUT)
+        qtbot.waitUntil(lambda: window.banner.topic() == "restarted", timeout=TIMEOUT)  # no more "restarting"
     finally:
         window.close()
         session.shutdown()

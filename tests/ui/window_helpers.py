@@ -48,7 +48,15 @@ def type_code(qtbot, window, code: str) -> None:
 
 
 def press(qtbot, window, key, modifier=Qt.KeyboardModifier.NoModifier, wait_run: bool = True) -> None:
-    """Press a key in the editor; optionally wait until the run it starts has updated the window."""
+    """Press a key in the editor; optionally wait until the run it starts has updated the window.
+
+    The window is made active first: its shortcuts only fire in the active window, and a
+    test that opened (and closed) another window may have left that one active.
+    """
+    if QApplication.activeWindow() is not window:
+        window.activateWindow()
+        window.raise_()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
     if not wait_run:
         qtbot.keyClick(window.editor, key, modifier)
         return

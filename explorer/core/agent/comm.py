@@ -48,7 +48,7 @@ class CommEndpoint:
                         error=protocol.ErrorInfo("ProtocolError", str(exc)))
             return
         result, error = self.answer(request)
-        self._reply(request_id, result=result, error=error, plain=isinstance(request, _PLAIN_JSON))
+        self._reply(request_id, request, result=result, error=error)
 
     def answer(self, request: protocol.Request[Any]) -> tuple[Any, protocol.ErrorInfo | None]:
         """``(result, None)`` or ``(None, error)`` for one typed request; never raises."""
@@ -69,13 +69,30 @@ class CommEndpoint:
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             return None, protocol.ErrorInfo(type(exc).__name__, detail)
 
-    def _reply(self, request_id: int, result: Any = None, error: protocol.ErrorInfo | None = None,
-               plain: bool = False) -> None:
-        if error is not None or plain:
-            self._send(protocol.reply_message(request_id, result, error), [])
+    def _reply(self, request_id: int, request: protocol.Request[Any] | None = None, result: Any = None,
+               error: protocol.ErrorInfo | None = None) -> None:
+        plain = isinstance(request, _PLAIN_JSON)
+        if error is not None:
+            self._send(protocol.reply_message(request_id, None, error), [])
+            return
+        if plain:
+            result, buffers = _packed_snapshot(result, compact=bool(getattr(request, "delta", False)))
+            self._send(protocol.reply_message(request_id, result, None, encoded=False), buffers)
             return
         payload, buffers = protocol.split_buffers(_binary_histogram(result))
         self._send(protocol.reply_message(request_id, payload), buffers)
+
+
+def _packed_snapshot(result: Any, compact: bool) -> tuple[Any, list[bytes]]:
+    """The snapshot's VARs moved into binary chunks (see :func:`explorer.protocol.pack_rows`)."""
+    if not isinstance(result, dict):
+        return result, []
+    snapshot = result.get("snapshot") if "snapshot" in result else result
+    if not isinstance(snapshot, dict) or not isinstance(snapshot.get("variables"), list):
+        return result, []
+    marker, buffers = protocol.pack_rows(snapshot["variables"], compact)
+    snapshot = dict(snapshot, variables=marker)
+    return (dict(result, snapshot=snapshot) if "snapshot" in result else snapshot), buffers
 
 
 def _binary_histogram(result: Any) -> Any:

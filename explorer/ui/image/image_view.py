@@ -41,7 +41,7 @@ class ImageView(ImageStatusMixin, QWidget):
     parent : QWidget, optional
     """
 
-    image_shown = Signal(dict)
+    image_shown = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)

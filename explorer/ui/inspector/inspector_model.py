@@ -19,7 +19,6 @@ from explorer.ui.palette import group_color
 
 Index = QModelIndex | QPersistentModelIndex
 VAR_ROLE = Qt.ItemDataRole.UserRole + 1
-_ROW_ROLES = [Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.DisplayRole]
 
 
 class _Node:
@@ -62,7 +61,13 @@ class InspectorModel(QAbstractItemModel):
 
     # -- data in -----------------------------------------------------------------------
     def apply_snapshot(self, snapshot: dict[str, Any]) -> set[str]:
-        """Show a full snapshot or apply a delta; returns the names whose VAR changed."""
+        """Show a full snapshot or apply a delta; returns the names whose VAR changed.
+
+        A delta costs what it changed: VARs are swapped in place and the view is told
+        once, with one ``dataChanged`` spanning the touched rows (it repaints only the
+        rows on screen); only a container whose children came or went, or names that
+        came or went, restructure rows.
+        """
         if snapshot.get("full", True):
             self.set_variables(snapshot.get("variables") or [], snapshot.get("changes") or {})
             self._seq = int(snapshot.get("seq") or 0)
@@ -72,13 +77,21 @@ class InspectorModel(QAbstractItemModel):
             return set()
         self._seq += 1
         old_changes, self._changes = self._changes, snapshot.get("changes") or {}
-        changed = {var["name"] for var in snapshot.get("variables") or []}
+        fresh = snapshot.get("variables") or []
+        changed = {var["name"] for var in fresh}
         if snapshot.get("order") is not None or snapshot.get("removed"):
             self._rebuild(snapshot)
-        else:
-            for var in snapshot.get("variables") or []:
-                self._replace(var)
-        self._refresh_rows(set(old_changes) | set(self._changes))
+            return changed
+        touched = []
+        for var in fresh:
+            node = self._swap(var)
+            if node is not None:
+                touched.append(node)
+        for name in set(old_changes) | set(self._changes):
+            node = self._by_name.get(name)
+            if node is not None:
+                touched.append(node)
+        self._repaint(touched)
         return changed
 
     def set_variables(self, variables: list[dict], changes: dict[str, dict] | None = None) -> None:
@@ -104,11 +117,21 @@ class InspectorModel(QAbstractItemModel):
         self._reindex()
         self.endResetModel()
 
-    def _replace(self, var: dict) -> None:
-        """One top-level row changed: swap its node (and its children) in place."""
+    def _swap(self, var: dict) -> _Node | None:
+        """A changed top-level VAR takes its row's place; returns the node (None if unknown)."""
         node = self._by_name.get(var["name"])
         if node is None or node.parent is not self._root:
-            return
+            return None
+        new_children = var.get("children") or []
+        if [c.get("name") for c in new_children] == [c.name for c in node.children]:
+            node.var = var
+            _refresh_vars(node, new_children)  # same rows: new facts in place
+            return node
+        self._restructure(node, var)
+        return node
+
+    def _restructure(self, node: _Node, var: dict) -> None:
+        """A container's children came or went: remove its old child rows, insert the new ones."""
         index = self.createIndex(node.row, 0, node)
         if node.shown:
             self.beginRemoveRows(index, 0, len(node.shown) - 1)
@@ -116,21 +139,39 @@ class InspectorModel(QAbstractItemModel):
                 self._by_name.pop(gone.name, None)
             node.children, node.shown = [], []
             self.endRemoveRows()
-        fresh = _Node(var, self._root)
         node.var = var
-        if fresh.children:
-            self.beginInsertRows(index, 0, len(fresh.children) - 1)
-            node.children = fresh.children
-            for child in node.children:
-                child.parent = node
-            node.shown = self._filtered(node.children, self._filter, parent_matches=self._matches(node))
-            _number(node.shown)
-            for child in node.walk():
-                self._by_name[child.name] = child
+        fresh = _Node(var, node.parent)
+        if not fresh.children:
+            return
+        shown = self._filtered(fresh.children, self._filter, parent_matches=self._matches(node))
+        if shown:
+            self.beginInsertRows(index, 0, len(shown) - 1)
+        node.children = fresh.children
+        for child in node.children:
+            child.parent = node
+        node.shown = shown
+        _number(node.shown)
+        for child in node.walk():
+            self._by_name[child.name] = child
+        if shown:
             self.endInsertRows()
-        else:
-            node.children = []
-        self.dataChanged.emit(index, self.index(node.row, len(self._columns) - 1, QModelIndex()))
+
+    def _repaint(self, nodes: list[_Node]) -> None:
+        """One dataChanged per parent, spanning the touched rows that are shown."""
+        spans: dict[int, tuple[_Node | None, int, int]] = {}
+        seen: set[int] = set()
+        for node in nodes:
+            if id(node) in seen or not _visible(node):
+                continue
+            seen.add(id(node))
+            parent = node.parent
+            key = id(parent)
+            lo, hi = spans.get(key, (parent, node.row, node.row))[1:]
+            spans[key] = (parent, min(lo, node.row), max(hi, node.row))
+        last = len(self._columns) - 1
+        for parent, lo, hi in spans.values():
+            parent_index = QModelIndex() if parent is self._root or parent is None else self.createIndex(parent.row, 0, parent)
+            self.dataChanged.emit(self.index(lo, 0, parent_index), self.index(hi, last, parent_index))
 
     def _reindex(self) -> None:
         self._by_name = {node.name: node for node in self._root.walk()}
@@ -139,11 +180,7 @@ class InspectorModel(QAbstractItemModel):
 
     def _refresh_rows(self, names: set[str]) -> None:
         """Repaint the rows whose change marker or highlight came or went (not the whole table)."""
-        for name in names:
-            node = self._by_name.get(name)
-            if node is not None and _visible(node):
-                self.dataChanged.emit(self.createIndex(node.row, 0, node),
-                                      self.createIndex(node.row, len(self._columns) - 1, node), _ROW_ROLES)
+        self._repaint([node for node in (self._by_name.get(name) for name in names) if node is not None])
 
     # -- the name filter -------------------------------------------------------------------
     def set_filter(self, text: str) -> None:
@@ -326,6 +363,13 @@ class InspectorModel(QAbstractItemModel):
 def _number(nodes: list[_Node]) -> None:
     for row, node in enumerate(nodes):
         node.row = row
+
+
+def _refresh_vars(node: _Node, children: list[dict]) -> None:
+    """Give *node*'s existing child rows their new VARs (same names, same order), all the way down."""
+    for child, var in zip(node.children, children):
+        child.var = var
+        _refresh_vars(child, var.get("children") or [])
 
 
 def _visible(node: _Node) -> bool:

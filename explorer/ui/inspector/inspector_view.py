@@ -119,9 +119,20 @@ class InspectorView(QWidget):
                 index, self.tree.selectionModel().SelectionFlag.ClearAndSelect | self.tree.selectionModel().SelectionFlag.Rows)
         if not self._sized and self.model.rowCount():
             self._sized = True
-            for section in range(self.model.columnCount()):
-                self.tree.resizeColumnToContents(section)  # the rows on screen only, so cheap at any size
+            self._fit_columns()
         self._quiet = False
+
+    def _fit_columns(self, sample: int = 64) -> None:
+        """Widths from the header and the first rows' text (Qt's resizeColumnToContents reads every row)."""
+        metrics = self.tree.fontMetrics()
+        rows = min(self.model.rowCount(), sample)
+        pad = metrics.horizontalAdvance("M") * 2
+        for section in range(self.model.columnCount()):
+            header = str(self.model.headerData(section, Qt.Orientation.Horizontal) or "")
+            texts = [str(self.model.index(row, section).data() or "") for row in range(rows)]
+            width = max([metrics.horizontalAdvance(header)] + [metrics.horizontalAdvance(s) for s in texts])
+            indent = self.tree.indentation() if section == 0 else 0
+            self.tree.setColumnWidth(section, min(width + pad + indent, metrics.horizontalAdvance("M") * 40))
 
     def _on_tree_expanded(self, index: QModelIndex) -> None:
         var = index.data(VAR_ROLE)

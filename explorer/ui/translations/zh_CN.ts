@@ -782,6 +782,10 @@ cols = t[:, 1:3]
         <translation>运行你代码的 Python 进程。“停止”会中断它，“重启”会换一个全新的进程。</translation>
     </message>
     <message>
+        <source>The kernel died and was restarted: your variables are gone, your script is safe in the editor. Run it again.</source>
+        <translation>内核崩溃后已重新启动：之前的变量都没有了，你的脚本仍完好地保存在编辑器里。请重新运行。</translation>
+    </message>
+    <message>
         <source>⚠ no_grad: gradients are off</source>
         <extracomment>Status bar warning: the kernel runs under torch.no_grad(), so no graph is recorded.</extracomment>
         <translation>⚠ no_grad：梯度计算已关闭</translation>

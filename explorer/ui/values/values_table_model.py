@@ -68,7 +68,7 @@ def table_extent(shape: list[int], row_dim: int | None, col_dim: int | None) -> 
 class ValuesTableModel(QAbstractTableModel):
     """Cells of one 2-d slice, fetched from the kernel block by block as they are painted."""
 
-    window_loaded = Signal(dict)
+    window_loaded = Signal(object)
     window_failed = Signal(str)
 
     def __init__(self, fetcher: Any, parent: QObject | None = None) -> None:

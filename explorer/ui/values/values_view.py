@@ -29,7 +29,7 @@ class ValuesView(QWidget):
     parent : QWidget, optional
     """
 
-    values_shown = Signal(dict)
+    values_shown = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -22,7 +22,7 @@ from explorer import protocol
 class DataLoader(QObject):
     """Loads files one after another through *source*; ``run_code(code, done)`` runs a snippet, then calls ``done``."""
 
-    problems_reported = Signal(list)  # ["file.npy: one sentence", ...]
+    problems_reported = Signal(object)  # ["file.npy: one sentence", ...]
     loaded = Signal(str)  # variable name
 
     def __init__(self, source: Any, run_code: Callable[[str, Callable[[], None]], None],

@@ -225,7 +225,8 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.runs.submit(run)
 
     def _on_runs_started(self, run: Run) -> None:
-        """A run of ours began: the last run's error marks and cards are out of date."""
+        """A run of ours began: the last run's error marks, cards and restart notice are out of date."""
+        self.banner.clear("restarted")
         self.editor.mark_error_line(None)
         self.error_card.clear()
         self.error_card.hide()
@@ -261,7 +262,10 @@ class MainWindow(WindowFilesMixin, QMainWindow):
 
     def _on_session_ready(self, _hello: dict) -> None:
         """After every start and restart: the kernel has a fresh namespace and our script's context."""
-        self.banner.clear("kernel")  # "the kernel died, restarting" has passed
+        if self.banner.topic() == "kernel":  # "the kernel died, restarting" has passed: say what is now
+            self.banner.show_message(self.tr("The kernel died and was restarted: your variables are gone, "
+                                             "your script is safe in the editor. Run it again."),
+                                     "warning", topic="restarted")
         self.sync_script_context()
 
     def _on_session_namespace_changed(self, snapshot: dict) -> None:
