@@ -69,9 +69,9 @@ def _hint(name: str, mode: str | None, own_mode: str) -> str:
         # TRANSLATORS: {mode} is Pillow's name of the pixel format, such as "I;16"; {code} is a line of Python.
         return _("{name} keeps the image's own bit depth ({mode}); scale it to floats with {code}").format(
             name=name, mode=own_mode, code=f"torch.from_numpy({name}.astype('float32')) / {scale}")
-    channels = "4 (RGBA)" if mode == "RGBA" else "3 (RGB)"
-    return _("{name} is H x W x C uint8 with C = {channels}, channels last; a model wants C x H x W floats: "
-             "{code}").format(name=name, channels=channels, code=f"torch.from_numpy({name}).permute(2, 0, 1).float() / 255")
+    return _("{name} is H x W x C uint8 with C = {count} ({mode}), channels last; a model wants C x H x W floats: "
+             "{code}").format(name=name, count=len(mode), mode=mode,
+                              code=f"torch.from_numpy({name}).permute(2, 0, 1).float() / 255")
 
 
 def plan_image(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:

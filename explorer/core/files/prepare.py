@@ -84,8 +84,8 @@ def _local_path(path: str) -> str:
                 file=show(text), host=parts.netloc))
         text = urllib.request.url2pathname(parts.path)
     elif len(scheme) > 1:  # one letter is a Windows drive such as C:
-        # TRANSLATORS: {scheme} is the start of a web address, such as "https" or "ftp".
-        raise FileLoadError(_("{file} is a {scheme} address, not a file on this computer; "
+        # TRANSLATORS: {scheme} is the start of the address, such as "https" or "ftp".
+        raise FileLoadError(_("{file} is an internet address ({scheme}), not a file on this computer; "
                               "download it first and load the saved file.").format(file=show(text), scheme=scheme))
     return os.path.abspath(os.path.expanduser(text))
 

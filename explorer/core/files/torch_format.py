@@ -213,4 +213,4 @@ def plan_pt(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:
         hint = _("This runs code stored in the file; the classes it uses must be importable in the console.")
         return plan("pt", code, summary, hint)
     code = _load_code(path, name, mmap=is_zip, weights_only=True)
-    return plan("pt", code, describe(obj), _hint(obj, name, is_zip))
+    return plan("pt", code, describe(obj), _hint(obj, name, is_zip and bool(_walk_tensors(obj))))
