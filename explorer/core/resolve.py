@@ -78,7 +78,7 @@ def _no_attribute(name: str, attr: str) -> ResolveError:
 def _failed(name: str, error: str) -> ResolveError:
     """Reading *name* raised *error* (Python's own words, kept as they are)."""
     # TRANSLATORS: {error} is Python's own message, such as "IndexError: list index out of range".
-    return ResolveError(_("{name}: {error}").format(name=name, error=error))
+    return ResolveError(_("{name} cannot be read: {error}").format(name=name, error=error))
 
 
 def _refused(name: str) -> ResolveError:

@@ -2,7 +2,7 @@
 
 Every refusal a bad file can cause (:mod:`tests.core.i18n_cases_files`,
 :mod:`tests.core.i18n_cases_formats`) and the summary and hint of every kind of
-good file are produced in both languages: the Chinese holds no English outside
+good file (:mod:`tests.core.i18n_cases_loaded`) are produced in both languages: the Chinese holds no English outside
 code and names, and the names, sizes and shapes filled in come back unchanged.
 The last test checks that the cases reach every sentence of ``explorer/core/files``.
 """
@@ -15,7 +15,7 @@ import pytest
 
 from explorer.core import i18n
 from explorer.core.files.prepare import FileLoadError
-from tests.core import i18n_cases_formats  # noqa: F401 - registers the formats' cases
+from tests.core import i18n_cases_formats, i18n_cases_loaded  # noqa: F401 - they register their cases
 from tests.core.i18n_cases_files import LOADED, REFUSED
 from tests.core.i18n_helpers import Recording, check_sentence, language, sources
 
