@@ -27,8 +27,11 @@ _MODULE_TABLES = ("_parameters", "_buffers", "_modules")
 _SLOT_DESCRIPTORS = (types.GetSetDescriptorType, types.MemberDescriptorType)
 
 
-class ResolveError(LookupError):
-    """A name that does not denote a value in the namespace."""
+class ResolveError(LookupError, ValueError):
+    """A name that does not denote a value in the namespace.
+
+    Also a ``ValueError``: the agent sends a ``ValueError``'s text to the client as the one sentence for the user.
+    """
 
 
 def resolve(namespace: dict[str, Any], name: str) -> Any:

@@ -303,3 +303,14 @@ def test_the_comm_keeps_the_kernels_sentence_as_it_is() -> None:
         assert error is not None and error.message == direct
     finally:
         i18n.set_language(before)
+
+
+def test_an_unknown_name_reaches_the_client_as_one_sentence() -> None:
+    before = i18n.language()
+    try:
+        endpoint = _endpoint({})
+        endpoint.answer(protocol.SetLanguage(lang="zh_CN"))
+        _result, error = endpoint.answer(protocol.Image(name="missing"))
+        assert error is not None and error.message == "没有名为 'missing' 的变量"
+    finally:
+        i18n.set_language(before)

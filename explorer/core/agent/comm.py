@@ -58,7 +58,7 @@ class CommEndpoint:
                 warnings.simplefilter("ignore")
                 result = handler(self.agent, request, self.client)
             return result, None
-        except ValueError as exc:  # the core's one sentence for the user, already in the client's language
+        except ValueError as exc:  # the core's one sentence for the user (ResolveError included), in the client's language
             return None, protocol.ErrorInfo(type(exc).__name__, str(exc))
         except KeyboardInterrupt:
             return None, protocol.ErrorInfo("KeyboardInterrupt", "interrupted")
