@@ -27,8 +27,11 @@ _MODULE_TABLES = ("_parameters", "_buffers", "_modules")
 _SLOT_DESCRIPTORS = (types.GetSetDescriptorType, types.MemberDescriptorType)
 
 
-class ResolveError(LookupError):
-    """A name that does not denote a value in the namespace."""
+class ResolveError(LookupError, ValueError):
+    """A name that does not denote a value in the namespace.
+
+    Also a ``ValueError``: the agent sends a ``ValueError``'s text to the client as the one sentence for the user.
+    """
 
 
 def resolve(namespace: dict[str, Any], name: str) -> Any:
@@ -36,7 +39,7 @@ def resolve(namespace: dict[str, Any], name: str) -> Any:
     steps = _steps(name)
     root = steps[0][1]
     if root not in namespace:
-        raise ResolveError(f"no variable named {root!r}")
+        raise ResolveError(_("no variable named {name}").format(name=repr(root)))
     value = namespace[root]
     for kind, key in steps[1:]:
         value = _attribute(value, key, name) if kind == "attr" else _item(value, key, name)
@@ -51,7 +54,7 @@ def _steps(name: str) -> tuple:
     try:
         node = ast.parse(name, mode="eval").body
     except (SyntaxError, ValueError, TypeError, RecursionError) as exc:
-        raise ResolveError(f"not a variable name: {name!r}") from exc
+        raise ResolveError(_("not a variable name: {name}").format(name=repr(name))) from exc
     steps: list[tuple[str, Any]] = []
     while True:
         if isinstance(node, ast.Attribute):
@@ -62,13 +65,23 @@ def _steps(name: str) -> tuple:
             steps.append(("name", node.id))
             break
         else:
-            raise ResolveError(f"not a variable name: {name!r}")
+            raise ResolveError(_("not a variable name: {name}").format(name=repr(name)))
         node = node.value
     found = tuple(reversed(steps))
     if len(_PATHS) >= _PATHS_LIMIT:
         _PATHS.clear()
     _PATHS[name] = found
     return found
+
+
+def _no_attribute(name: str, attr: str) -> ResolveError:
+    return ResolveError(_("{name}: no attribute {attr}").format(name=name, attr=repr(attr)))
+
+
+def _failed(name: str, error: str) -> ResolveError:
+    """Reading *name* raised *error* (Python's own words, kept as they are)."""
+    # TRANSLATORS: {error} is Python's own message, such as "IndexError: list index out of range".
+    return ResolveError(_("{name} cannot be read: {error}").format(name=name, error=error))
 
 
 def _refused(name: str) -> ResolveError:
@@ -86,18 +99,18 @@ def _attribute(parent: Any, attr: str, name: str) -> Any:
             found = module_table(parent, table).get(attr, _MISSING)
             if found is not _MISSING:
                 return found
-        raise ResolveError(f"{name}: no attribute {attr!r}")
+        raise _no_attribute(name, attr)
     try:
         found = inspect.getattr_static(parent, attr)
     except AttributeError:
-        raise ResolveError(f"{name}: no attribute {attr!r}") from None
+        raise _no_attribute(name, attr) from None
     if attr in own and found is own[attr]:
         return found
     if type(found) in _SLOT_DESCRIPTORS:  # a C-level slot such as Tensor.grad: no Python behind it
         try:
             return found.__get__(parent, type(parent))
         except Exception as exc:  # noqa: BLE001 - e.g. an unset __slots__ member
-            raise ResolveError(f"{name}: {exc}") from exc
+            raise _failed(name, str(exc)) from exc
     raise _refused(name)
 
 
@@ -118,7 +131,7 @@ def _item(parent: Any, key: Any, name: str) -> Any:
         if _is_library_array(parent):
             return parent[key]
     except (IndexError, KeyError, TypeError) as exc:
-        raise ResolveError(f"{name}: {type(exc).__name__}: {exc}") from exc
+        raise _failed(name, f"{type(exc).__name__}: {exc}") from exc
     raise _refused(name)
 
 

@@ -221,7 +221,7 @@ def test_nested_tensor_is_an_error_sentence() -> None:
 
 
 def test_not_an_array_is_an_error_sentence() -> None:
-    with pytest.raises(ValueError, match="not a tensor or array"):
+    with pytest.raises(ValueError, match="list is not a tensor or an array, so it has no values table"):
         value_window([1, 2, 3])
 
 

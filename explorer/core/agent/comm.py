@@ -16,7 +16,6 @@ from typing import Any, Callable
 
 from explorer import protocol
 from explorer.core.agent.handlers import HANDLERS, Agent, ClientState
-from explorer.core.i18n import language
 from explorer.core.summary.guard import inspecting
 
 #: Replies that never hold bytes or NaN (they are large: do not walk them).
@@ -58,11 +57,10 @@ class CommEndpoint:
             with warnings.catch_warnings(), contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
                 warnings.simplefilter("ignore")
                 result = handler(self.agent, request, self.client)
-            return _localized(request.method, result), None
-        except ValueError as exc:  # the core's one sentence for the user (ResolveError included)
+            return result, None
+        except ValueError as exc:  # the core's one sentence for the user (ResolveError included), in the client's language
             facts = getattr(exc, "facts", None)
-            return None, protocol.ErrorInfo(type(exc).__name__, _localized_error(request.method, str(exc)),
-                                            dict(facts) if isinstance(facts, dict) else {})
+            return None, protocol.ErrorInfo(type(exc).__name__, str(exc), dict(facts) if isinstance(facts, dict) else {})
         except KeyboardInterrupt:
             return None, protocol.ErrorInfo("KeyboardInterrupt", "interrupted")
         except BaseException as exc:  # noqa: BLE001 - the client must get an answer, whatever happened
@@ -108,20 +106,3 @@ def _binary_histogram(result: Any) -> Any:
                 edges=np.asarray(hist.get("edges") or [], dtype="<f8").tobytes())
     return dict(result, result=dict(result["result"], histogram=hist))
 
-
-def _localized(method: str, result: Any) -> Any:
-    """Sentences the core still writes in English, in Chinese when the window is (until gettext covers them)."""
-    if not language().startswith("zh") or not isinstance(result, dict):
-        return result
-    from explorer.core.text_zh import localize
-
-    localized = localize(method, {"result": result})
-    return localized.get("result", result)
-
-
-def _localized_error(method: str, message: str) -> str:
-    if not language().startswith("zh"):
-        return message
-    from explorer.core.text_zh import localize
-
-    return str(localize(method, {"error": message}).get("error", message))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from explorer.core.i18n import _
+
 # Above this many bytes of array data the loaders prefer memory-mapping, so that
 # opening a file is instant and pages are read only when the user touches them.
 LARGE_BYTES = 64 * 1024 * 1024
@@ -86,13 +88,15 @@ def available_memory() -> int | None:
 
 
 def check_fits_in_memory(nbytes: int, label: str, advice: str) -> None:
-    """Refuse an eager load that would not fit in the memory left (a frozen machine is worse)."""
+    """Refuse an eager load that would not fit in the memory left (a frozen machine is worse).
+
+    *advice* is a translated clause without a final stop (what to do instead).
+    """
     free = available_memory()
     if free is not None and nbytes > free * MEMORY_FRACTION:
-        raise FileLoadError(
-            f"Loading {label} would need {human_bytes(nbytes)} of memory but only "
-            f"{human_bytes(free)} is free; {advice}"
-        )
+        # TRANSLATORS: {need} and {free} are sizes such as "2.0 GB"; {advice} is a clause saying what to do instead.
+        raise FileLoadError(_("Loading {file} would need {need} of memory, but only {free} is free; {advice}.").format(
+            file=label, need=human_bytes(nbytes), free=human_bytes(free), advice=advice))
 
 
 def plan(fmt: str, code: str, summary: str, hint: str | None = None) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import warnings
 from typing import Any
 
 from explorer.core.files.common import FileLoadError, human_bytes, plan, show
+from explorer.core.i18n import _
 
 _ALPHA_MODES = frozenset({"RGBA", "RGBa", "LA", "La", "PA"})
 _GRAY_MODES = frozenset({"1", "L"})
@@ -48,35 +49,29 @@ def _open_checked(path: str) -> tuple[str, tuple[int, int], str, str | None, int
                 im.load()
                 return fmt, size, im.mode, target_mode(im), frames
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise FileLoadError(
-            f"{label} declares more than {limit:,} pixels, Pillow's limit against decompression bombs "
-            "(tiny files that expand to huge images)"
-        ) from None
+        raise FileLoadError(_("{file} declares more than {limit} pixels, Pillow's limit against decompression bombs "
+                              "(tiny files that expand to huge images).").format(file=label, limit=f"{limit:,}")) from None
     except UnidentifiedImageError:
-        raise FileLoadError(f"{label} is not an image Pillow can read") from None
+        raise FileLoadError(_("{file} is not an image Pillow can read.").format(file=label)) from None
     except (OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError, KeyError):
         # Pillow reports truncated data as OSError and broken structure as SyntaxError.
-        raise FileLoadError(f"{label} is a damaged or truncated image") from None
+        raise FileLoadError(_("{file} is a damaged or truncated image.").format(file=label)) from None
 
 
 def _hint(name: str, mode: str | None, own_mode: str) -> str:
     """How to turn the array into what a model wants."""
     if mode == "L":
-        return (
-            f"{name} is H x W uint8 (grayscale); a model wants 1 x H x W floats: "
-            f"torch.from_numpy({name}).unsqueeze(0).float() / 255"
-        )
+        # TRANSLATORS: {code} is a line of Python; H, W and C are the height, width and channels.
+        return _("{name} is H x W uint8 (grayscale); a model wants 1 x H x W floats: {code}").format(
+            name=name, code=f"torch.from_numpy({name}).unsqueeze(0).float() / 255")
     if mode is None:
         scale = "65535" if own_mode.startswith("I;16") else f"{name}.max()"
-        return (
-            f"{name} keeps the image's own bit depth ({own_mode}); scale it to floats with "
-            f"torch.from_numpy({name}.astype('float32')) / {scale}"
-        )
-    channels = "4 (RGBA)" if mode == "RGBA" else "3 (RGB)"
-    return (
-        f"{name} is H x W x C uint8 with C = {channels}, channels last; a model wants C x H x W floats: "
-        f"torch.from_numpy({name}).permute(2, 0, 1).float() / 255"
-    )
+        # TRANSLATORS: {mode} is Pillow's name of the pixel format, such as "I;16"; {code} is a line of Python.
+        return _("{name} keeps the image's own bit depth ({mode}); scale it to floats with {code}").format(
+            name=name, mode=own_mode, code=f"torch.from_numpy({name}.astype('float32')) / {scale}")
+    return _("{name} is H x W x C uint8 with C = {count} ({mode}), channels last; a model wants C x H x W floats: "
+             "{code}").format(name=name, count=len(mode), mode=mode,
+                              code=f"torch.from_numpy({name}).permute(2, 0, 1).float() / 255")
 
 
 def plan_image(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:
@@ -89,8 +84,13 @@ def plan_image(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:
         # namespace; Pillow closes a single-frame file itself once the pixels are loaded.
         f"import numpy as np\nfrom PIL import Image\n{name} = np.array(Image.open({path!r}){convert})"
     )
-    channels = {"L": "", "RGB": " x 3", "RGBA": " x 4"}.get(mode or "", "")
-    summary = f"{fmt} image, {height} x {width}{channels} ({own_mode}), {human_bytes(os.path.getsize(path))} on disk"
+    channels = {"L": "", "RGB": " × 3", "RGBA": " × 4"}.get(mode or "", "")
+    facts = {"format": fmt, "height": height, "width": width, "channels": channels, "mode": own_mode,
+             "size": human_bytes(os.path.getsize(path)), "frames": frames}
     if frames > 1:
-        summary += f", first of {frames} frames"
+        # TRANSLATORS: {format} is the file format (PNG, GIF...); {channels} is empty or " × 3"; {size} e.g. "4.6 kB".
+        summary = _("{format} image, {height} × {width}{channels} ({mode}), {size} on disk, "
+                    "first of {frames} frames").format(**facts)
+    else:
+        summary = _("{format} image, {height} × {width}{channels} ({mode}), {size} on disk").format(**facts)
     return plan("image", code, summary, _hint(name, mode, own_mode))

@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from explorer.core.files.common import FileLoadError, show
+from explorer.core.i18n import _
 
 # Names the loading snippets themselves use, plus IPython's own: a variable with
 # one of these names would break the snippet or the console.
@@ -97,7 +98,8 @@ def variable_name(path: str, taken: Iterable[str] = frozenset()) -> str:
 def check_name(name: str) -> str:
     """Validate a name the user chose; raise :class:`FileLoadError` when it cannot hold the data."""
     if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
-        raise FileLoadError(f"{show(str(name))} is not a valid Python variable name")
+        raise FileLoadError(_("{name} is not a valid Python variable name.").format(name=show(str(name))))
     if name in RESERVED:
-        raise FileLoadError(f"The loading code itself uses {show(name)}; please choose another variable name")
+        raise FileLoadError(_("The loading code itself uses {name}; please choose another variable name.").format(
+            name=show(name)))
     return name

@@ -17,10 +17,11 @@ import stat
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NoReturn
 
 from explorer.core.files.common import FileLoadError, show
 from explorer.core.files.naming import check_name, variable_name
+from explorer.core.i18n import N_, _
 
 __all__ = ["FileLoadError", "prepare_load", "variable_name", "sniff", "FORMATS"]
 
@@ -45,16 +46,23 @@ _IMAGE_SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"II*\x00", ".tif"),
     (b"MM\x00*", ".tif"),
 )
+# TRANSLATORS: what a file is or holds, as it reads inside "{file} is not {kind}" and
+# "{file} is named like {expected} but holds {content}" (with the article: "a ...", "an ...").
 _CONTENT_LABEL = {
-    "npy": "a NumPy .npy array",
-    "npz": "a NumPy .npz archive",
-    "pt": "a PyTorch checkpoint",
-    "safetensors": "a safetensors file",
-    "image": "an image",
-    "zip": "a zip archive",
-    "broken_zip": "a damaged zip archive",
+    "npy": N_("a NumPy .npy array"),
+    "npz": N_("a NumPy .npz archive"),
+    "pt": N_("a PyTorch checkpoint"),
+    "safetensors": N_("a safetensors file"),
+    "image": N_("an image"),
+    "zip": N_("a zip archive"),
+    "broken_zip": N_("a damaged zip archive"),
 }
 _SUGGESTED_EXT = {"npy": ".npy", "npz": ".npz", "pt": ".pt", "safetensors": ".safetensors"}
+
+
+def _kind(content: str) -> str:
+    """What a format's files are, in the current language ("a PyTorch checkpoint")."""
+    return _(_CONTENT_LABEL[content])
 
 
 def _local_path(path: str) -> str:
@@ -62,25 +70,23 @@ def _local_path(path: str) -> str:
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
     if not isinstance(path, str) or not path.strip():
-        raise FileLoadError("No file was given")
+        raise FileLoadError(_("No file was given."))
     if os.path.lexists(path):  # an odd but real file name wins over URL parsing
         return os.path.abspath(path)
     text = path.strip()
     if "\n" in text or "\r" in text:
-        raise FileLoadError("Several paths were given; please load one file at a time")
+        raise FileLoadError(_("Several paths were given; please load one file at a time."))
     parts = urllib.parse.urlsplit(text)
     scheme = parts.scheme.lower()
     if scheme == "file":
         if parts.netloc not in ("", "localhost"):
-            raise FileLoadError(
-                f"{show(text)} is on another computer ({parts.netloc}); copy it to this one first"
-            )
+            raise FileLoadError(_("{file} is on another computer ({host}); copy it to this one first.").format(
+                file=show(text), host=parts.netloc))
         text = urllib.request.url2pathname(parts.path)
     elif len(scheme) > 1:  # one letter is a Windows drive such as C:
-        raise FileLoadError(
-            f"{show(text)} is a {scheme} address, not a file on this computer; "
-            "download it first and load the saved file"
-        )
+        # TRANSLATORS: {scheme} is the start of the address, such as "https" or "ftp".
+        raise FileLoadError(_("{file} is an internet address ({scheme}), not a file on this computer; "
+                              "download it first and load the saved file.").format(file=show(text), scheme=scheme))
     return os.path.abspath(os.path.expanduser(text))
 
 
@@ -90,18 +96,20 @@ def _check_regular_file(path: str) -> int:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise FileLoadError(f"There is no file at {shown}") from None
+        raise FileLoadError(_("There is no file at {file}.").format(file=shown)) from None
     except PermissionError:
-        raise FileLoadError(f"You do not have permission to open {shown}") from None
+        raise FileLoadError(_("You do not have permission to open {file}.").format(file=shown)) from None
     except (OSError, ValueError) as exc:
-        raise FileLoadError(f"{shown} cannot be opened ({type(exc).__name__})") from None
+        # TRANSLATORS: {error} is the name of a Python exception, such as OSError.
+        raise FileLoadError(_("{file} cannot be opened ({error}).").format(
+            file=shown, error=type(exc).__name__)) from None
     if stat.S_ISDIR(info.st_mode):
-        raise FileLoadError(f"{shown} is a folder, not a file; drop a single data file instead")
+        raise FileLoadError(_("{file} is a folder, not a file; drop a single data file instead.").format(file=shown))
     if not stat.S_ISREG(info.st_mode):
         # Reading a pipe or a device such as /dev/zero could block or never end.
-        raise FileLoadError(f"{shown} is not a regular file (it may be a device or a pipe)")
+        raise FileLoadError(_("{file} is not a regular file (it may be a device or a pipe).").format(file=shown))
     if info.st_size == 0:
-        raise FileLoadError(f"{show(os.path.basename(path))} is empty (0 bytes)")
+        raise FileLoadError(_("{file} is empty (0 bytes).").format(file=show(os.path.basename(path))))
     return info.st_size
 
 
@@ -111,9 +119,11 @@ def _read_head(path: str, size: int = 64) -> bytes:
         with open(path, "rb") as fh:
             return fh.read(size)
     except PermissionError:
-        raise FileLoadError(f"You do not have permission to read {show(path)}") from None
+        raise FileLoadError(_("You do not have permission to read {file}.").format(file=show(path))) from None
     except OSError as exc:
-        raise FileLoadError(f"{show(path)} cannot be read ({exc.strerror or type(exc).__name__})") from None
+        # TRANSLATORS: {error} is the operating system's own words, such as "Input/output error".
+        raise FileLoadError(_("{file} cannot be read ({error}).").format(
+            file=show(path), error=exc.strerror or type(exc).__name__)) from None
 
 
 def _zip_kind(path: str) -> str:
@@ -169,37 +179,42 @@ def _format_for(path: str, size: int) -> str:
     base = os.path.basename(path)
     ext = os.path.splitext(base)[1].lower()
     if ext in SCRIPTS:
-        raise FileLoadError(f"{show(base)} is a script, not data; open it in the editor")
+        raise FileLoadError(_("{file} is a script, not data; open it in the editor.").format(file=show(base)))
     expected = FORMATS.get(ext)
     head = _read_head(path)
     content = sniff(path, head, size)
     if expected is None:
-        known = "; it looks like " + _CONTENT_LABEL[content] if content in _CONTENT_LABEL else ""
-        raise FileLoadError(
-            f"Tensor Explorer does not load {show(ext or base)} files{known}; it opens .npy, .npz, .pt, .pth, "
-            ".safetensors and image files"
-        )
+        _refuse_extension(show(ext or base), content)
     if content == expected:
         return expected
     if content == "broken_zip" and expected in ("npz", "pt"):
-        raise FileLoadError(f"{show(base)} is damaged or truncated: its zip directory cannot be read")
+        raise FileLoadError(_("{file} is damaged or truncated: its zip directory cannot be read.").format(
+            file=show(base)))
     return _mismatch(base, expected, content, _image_extension(head))
+
+
+def _refuse_extension(ext: str, content: str | None) -> NoReturn:
+    """Explain an extension we do not load, naming what the content looks like when we can (always raises)."""
+    if content in _CONTENT_LABEL:
+        raise FileLoadError(_("Tensor Explorer does not load {ext} files (this one looks like {kind}); it opens "
+                              ".npy, .npz, .pt, .pth, .safetensors and image files.").format(
+            ext=ext, kind=_kind(content)))
+    raise FileLoadError(_("Tensor Explorer does not load {ext} files; it opens .npy, .npz, .pt, .pth, "
+                          ".safetensors and image files.").format(ext=ext))
 
 
 def _mismatch(base: str, expected: str, content: str | None, image_ext: str | None) -> str:
     """Explain an extension that does not match the content (always raises)."""
     if content is None:
-        raise FileLoadError(
-            f"{show(base)} is not {_CONTENT_LABEL[expected]} (its first bytes do not match the format); "
-            "it may be damaged or have the wrong extension"
-        )
+        raise FileLoadError(_("{file} is not {kind} (its first bytes do not match the format); "
+                              "it may be damaged or have the wrong extension.").format(
+            file=show(base), kind=_kind(expected)))
     if content in ("zip", "broken_zip"):
-        raise FileLoadError(f"{show(base)} is a zip archive but not {_CONTENT_LABEL[expected]}")
+        raise FileLoadError(_("{file} is a zip archive but not {kind}.").format(file=show(base), kind=_kind(expected)))
     rename = image_ext or _SUGGESTED_EXT.get(content, "")
-    raise FileLoadError(
-        f"{show(base)} is named like {_CONTENT_LABEL[expected]} but holds {_CONTENT_LABEL[content]}; "
-        f"rename it to end in {rename} to load it"
-    )
+    raise FileLoadError(_("{file} is named like {expected} but holds {content}; "
+                          "rename it to end in {ext} to load it.").format(
+        file=show(base), expected=_kind(expected), content=_kind(content), ext=rename))
 
 
 def _planner(fmt: str) -> Callable[[str, str, bool], dict[str, Any]]:
@@ -264,13 +279,14 @@ def prepare_load(
     except FileLoadError:
         raise
     except MemoryError:
-        raise FileLoadError(f"There is not enough memory to check {show(os.path.basename(local))}") from None
+        raise FileLoadError(_("There is not enough memory to check {file}.").format(
+            file=show(os.path.basename(local)))) from None
     except RecursionError:
-        raise FileLoadError(f"{show(os.path.basename(local))} is nested too deeply to check safely") from None
+        raise FileLoadError(_("{file} is nested too deeply to check safely.").format(
+            file=show(os.path.basename(local)))) from None
     except Exception as exc:  # noqa: BLE001 - last resort: the user still gets one sentence, not a traceback
-        raise FileLoadError(
-            f"{show(os.path.basename(local))} could not be checked (unexpected {type(exc).__name__}); "
-            "it may be damaged"
-        ) from exc
+        # TRANSLATORS: {error} is the name of a Python exception, such as KeyError.
+        raise FileLoadError(_("{file} could not be checked (unexpected {error}); it may be damaged.").format(
+            file=show(os.path.basename(local)), error=type(exc).__name__)) from exc
     result.update(name=var, path=local)
     return result

@@ -24,6 +24,7 @@ from explorer.core.files.common import (
     plan,
     show,
 )
+from explorer.core.i18n import _, ngettext
 
 MAX_HEADER_BYTES = 100_000_000  # the safetensors library's own limit
 # Bytes per element of the dtypes safetensors.torch can turn into tensors.
@@ -42,19 +43,22 @@ def read_header(path: str) -> tuple[dict[str, Any], int]:
     with open(path, "rb") as fh:
         prefix = fh.read(8)
         if len(prefix) < 8:
-            raise FileLoadError(f"{label} is truncated: it is shorter than a safetensors header")
+            raise FileLoadError(_("{file} is truncated: it is shorter than a safetensors header.").format(file=label))
         length = int.from_bytes(prefix, "little")
         if length > MAX_HEADER_BYTES:
-            raise FileLoadError(f"{label} declares a {human_bytes(length)} header, more than safetensors allows")
+            # TRANSLATORS: {size} is a size such as "200.0 MB".
+            raise FileLoadError(_("{file} declares a {size} header, more than safetensors allows.").format(
+                file=label, size=human_bytes(length)))
         if 8 + length > size:
-            raise FileLoadError(f"{label} is truncated: its header runs past the end of the file")
+            raise FileLoadError(_("{file} is truncated: its header runs past the end of the file.").format(file=label))
         raw = fh.read(length)
     try:
         header = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise FileLoadError(f"{label} is damaged: its safetensors header is not valid JSON") from None
+        raise FileLoadError(_("{file} is damaged: its safetensors header is not valid JSON.").format(
+            file=label)) from None
     if not isinstance(header, dict):
-        raise FileLoadError(f"{label} is damaged: its safetensors header is not a JSON object")
+        raise FileLoadError(_("{file} is damaged: its safetensors header is not a JSON object.").format(file=label))
     return header, size - 8 - length
 
 
@@ -65,22 +69,26 @@ def _is_count(value: Any) -> bool:
 
 def _check_entry(key: str, entry: Any, label: str) -> tuple[int, int, int, str]:
     """Validate one tensor's header entry; return (begin, end, numel, dtype)."""
-    where = f"{label} (tensor {show(key)})"
+    # TRANSLATORS: one tensor inside a safetensors file; {key} is its name and {file} the file's, both quoted.
+    where = _("tensor {key} of {file}").format(key=show(key), file=label)
+    # TRANSLATORS: in the sentences below {tensor} is "tensor 'w' of 'x.safetensors'".
     if not isinstance(entry, dict):
-        raise FileLoadError(f"{where} is damaged: the header entry is not an object")
+        raise FileLoadError(_("{tensor} is damaged: its header entry is not an object.").format(tensor=where))
     dtype, shape, offsets = entry.get("dtype"), entry.get("shape"), entry.get("data_offsets")
     if dtype not in ITEMSIZE:
-        raise FileLoadError(f"{where} uses dtype {show(str(dtype))}, which PyTorch cannot load")
+        raise FileLoadError(_("{tensor} uses dtype {dtype}, which PyTorch cannot load.").format(
+            tensor=where, dtype=show(str(dtype))))
     if not isinstance(shape, list) or not all(_is_count(d) for d in shape):
-        raise FileLoadError(f"{where} is damaged: its shape is not a list of sizes")
+        raise FileLoadError(_("{tensor} is damaged: its shape is not a list of sizes.").format(tensor=where))
     if not (isinstance(offsets, list) and len(offsets) == 2 and all(_is_count(o) for o in offsets)):
-        raise FileLoadError(f"{where} is damaged: its data offsets are not two positions")
+        raise FileLoadError(_("{tensor} is damaged: its data offsets are not two positions.").format(tensor=where))
     numel = 1
     for dim in shape:
         numel *= dim
     begin, end = offsets
     if end < begin or end - begin != numel * ITEMSIZE[dtype]:
-        raise FileLoadError(f"{where} is damaged: its byte range does not match its shape and dtype")
+        raise FileLoadError(_("{tensor} is damaged: its byte range does not match its shape and dtype.").format(
+            tensor=where))
     return begin, end, numel, dtype
 
 
@@ -88,21 +96,21 @@ def check_layout(header: dict[str, Any], buffer: int, label: str) -> tuple[int, 
     """Check every entry and that the ranges tile the data buffer; return (tensors, elements)."""
     meta = header.get("__metadata__", {})
     if not isinstance(meta, dict) or not all(isinstance(v, str) for v in meta.values()):
-        raise FileLoadError(f"{label} is damaged: its __metadata__ is not a map of strings")
+        raise FileLoadError(_("{file} is damaged: its __metadata__ is not a map of strings.").format(file=label))
     ranges = sorted(_check_entry(k, v, label) for k, v in header.items() if k != "__metadata__")
     position = 0
-    for begin, end, _, _ in ranges:
+    for begin, end, _numel, _dtype in ranges:
         # The library requires tensors packed back to back; a gap or an overlap means a bad file.
         if begin != position:
-            raise FileLoadError(f"{label} is damaged: its tensors overlap or leave gaps")
+            raise FileLoadError(_("{file} is damaged: its tensors overlap or leave gaps.").format(file=label))
         position = end
     if position > buffer:
-        raise FileLoadError(
-            f"{label} is truncated: the header describes {human_bytes(position)} of tensor data but the file "
-            f"holds {human_bytes(buffer)}"
-        )
+        # TRANSLATORS: {need} and {have} are sizes such as "4.0 MB".
+        raise FileLoadError(_("{file} is truncated: the header describes {need} of tensor data but the file "
+                              "holds {have}.").format(file=label, need=human_bytes(position), have=human_bytes(buffer)))
     if position != buffer:
-        raise FileLoadError(f"{label} is damaged: it has {human_bytes(buffer - position)} of unexplained data")
+        raise FileLoadError(_("{file} is damaged: it has {size} of unexplained data.").format(
+            file=label, size=human_bytes(buffer - position)))
     return len(ranges), sum(r[2] for r in ranges)
 
 
@@ -127,12 +135,18 @@ def plan_safetensors(path: str, name: str, allow_pickle: bool) -> dict[str, Any]
     count, numel = check_layout(header, buffer, label)
     lazy = maps_lazily()
     if not lazy:
-        check_fits_in_memory(buffer, label, "use safe_open(path, framework='pt').get_slice(key) to read parts of it")
+        # TRANSLATORS: {code} is a line of Python, kept as it is.
+        advice = _("use {code} to read parts of it").format(code="safe_open(path, framework='pt').get_slice(key)")
+        check_fits_in_memory(buffer, label, advice)
     code = f"from safetensors.torch import load_file\n{name} = load_file({path!r})"
-    noun = "tensor" if count == 1 else "tensors"
-    summary = f"safetensors file with {count} {noun}, {human_count(numel)} parameters, {human_bytes(buffer)}"
-    hint = (
-        f"{name} is a dict of tensors. Safetensors files hold only tensors, never code, so they are safe to share"
-        + ("; load_file maps them from the file, reading data only when it is used." if lazy else ".")
-    )
-    return plan("safetensors", code, summary, hint)
+    summary = _("safetensors file with {tensors}, {parameters}, {size}").format(
+        tensors=ngettext("{n} tensor", "{n} tensors", count).format(n=count),
+        parameters=ngettext("{n} parameter", "{n} parameters", numel).format(n=human_count(numel)),
+        size=human_bytes(buffer))
+    if lazy:
+        hint = _("{name} is a dict of tensors. Safetensors files hold only tensors, never code, so they are safe to "
+                 "share; load_file maps them from the file, reading data only when it is used.")
+    else:
+        hint = _("{name} is a dict of tensors. Safetensors files hold only tensors, never code, so they are safe to "
+                 "share.")
+    return plan("safetensors", code, summary, hint.format(name=name))

@@ -24,7 +24,7 @@ from explorer.core.files.common import (
     shape_text,
     show,
 )
-from explorer.core.i18n import _
+from explorer.core.i18n import _, ngettext
 
 MAX_WALK = 100_000  # containers/tensors visited when summarising (a hostile file may hold millions)
 _PICKLE_MARKERS = ("Unsupported global", "not an allowed global", "Unsupported class", "Unsupported operand")
@@ -53,12 +53,15 @@ def _unsafe_globals(path: str, is_zip: bool) -> list[str]:
 def _pickle_refusal(path: str, is_zip: bool) -> FileLoadError:
     """The needs-pickle error, naming a few of the objects inside when we can."""
     names = _unsafe_globals(path, is_zip)
-    shown = f" ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''})" if names else ""
-    return FileLoadError(
-        f"{show(os.path.basename(path))} holds pickled Python objects{shown}, not just tensors, so loading it "
-        "would run code from the file; load it only if you trust where it came from",
-        needs_pickle=True,
-    )
+    label = show(os.path.basename(path))
+    if not names:
+        return FileLoadError(_("{file} holds pickled Python objects, not just tensors, so loading it would run code "
+                               "from the file; load it only if you trust where it came from.").format(file=label),
+                             needs_pickle=True)
+    # TRANSLATORS: {classes} lists a few Python classes, such as "collections.OrderedDict, MyModel".
+    return FileLoadError(_("{file} holds pickled Python objects ({classes}), not just tensors, so loading it would "
+                           "run code from the file; load it only if you trust where it came from.").format(
+        file=label, classes=", ".join(names[:3]) + (", ..." if len(names) > 3 else "")), needs_pickle=True)
 
 
 def _safe_load(path: str, is_zip: bool) -> Any:
@@ -73,19 +76,21 @@ def _safe_load(path: str, is_zip: bool) -> Any:
     except pickle.UnpicklingError as exc:
         if any(marker in str(exc) for marker in _PICKLE_MARKERS):
             raise _pickle_refusal(path, is_zip) from None
-        raise FileLoadError(f"{label} is damaged or truncated: its pickled index cannot be read") from None
+        raise FileLoadError(_("{file} is damaged or truncated: its pickled index cannot be read.").format(
+            file=label)) from None
     except RuntimeError as exc:
         if "zip archive" in str(exc) or "central directory" in str(exc):
-            raise FileLoadError(f"{label} is damaged or truncated: its zip archive cannot be read") from None
+            raise FileLoadError(_("{file} is damaged or truncated: its zip archive cannot be read.").format(
+                file=label)) from None
         if _loads_unchecked(torch, path, is_zip):
             # Only the invariant check failed: reading such a tensor later would crash the kernel.
             raise FileLoadError(_("{file} holds a sparse tensor whose indices do not fit its shape; "
                                   "loading it could crash Python, so it is not loaded.").format(file=label)) from None
-        raise FileLoadError(f"{label} could not be read as a PyTorch checkpoint") from None
+        raise FileLoadError(_("{file} could not be read as a PyTorch checkpoint.").format(file=label)) from None
     except (MemoryError, RecursionError):
         raise
     except Exception:  # noqa: BLE001 - EOFError, ValueError, KeyError ... all mean a bad file
-        raise FileLoadError(f"{label} is damaged or is not a PyTorch checkpoint") from None
+        raise FileLoadError(_("{file} is damaged or is not a PyTorch checkpoint.").format(file=label)) from None
 
 
 def _load_checked(torch: Any, path: str, is_zip: bool) -> Any:
@@ -142,20 +147,26 @@ def describe(obj: Any) -> str:
     import torch
 
     if isinstance(obj, torch.Tensor):
-        dtype = str(obj.dtype).replace("torch.", "")
-        return f"{dtype} tensor of shape {shape_text(obj.shape)}, {human_bytes(_storage_bytes([obj]))}"
+        return _("{dtype} tensor of shape {shape}, {size}").format(
+            dtype=str(obj.dtype).replace("torch.", ""), shape=shape_text(obj.shape),
+            size=human_bytes(_storage_bytes([obj])))
     tensors = _walk_tensors(obj)
     if _is_state_dict(obj):
         kind = "state_dict"
-    elif isinstance(obj, (dict, list, tuple)):
-        noun = "key" if isinstance(obj, dict) else "item"
-        kind = f"{type(obj).__name__} of {len(obj)} {noun}{'' if len(obj) == 1 else 's'}"
+    elif isinstance(obj, dict):
+        # TRANSLATORS: {type} is a Python type name such as "dict" or "OrderedDict".
+        kind = ngettext("{type} of {n} key", "{type} of {n} keys", len(obj)).format(type=type(obj).__name__, n=len(obj))
+    elif isinstance(obj, (list, tuple)):
+        kind = ngettext("{type} of {n} item", "{type} of {n} items", len(obj)).format(
+            type=type(obj).__name__, n=len(obj))
     else:
-        return f"{type(obj).__name__} (no tensors)" if not tensors else type(obj).__name__
+        return _("{type} (no tensors)").format(type=type(obj).__name__) if not tensors else type(obj).__name__
     params = sum(t.numel() for t in tensors)
-    noun = "tensor" if len(tensors) == 1 else "tensors"
-    size = human_bytes(_storage_bytes(tensors))
-    return f"{kind} with {len(tensors)} {noun}, {human_count(params)} parameters, {size}"
+    # TRANSLATORS: {what} is "state_dict" or e.g. "list of 3 items"; {tensors} "2 tensors"; {parameters} "1.2 M parameters".
+    return _("{what} with {tensors}, {parameters}, {size}").format(
+        what=kind, tensors=ngettext("{n} tensor", "{n} tensors", len(tensors)).format(n=len(tensors)),
+        parameters=ngettext("{n} parameter", "{n} parameters", params).format(n=human_count(params)),
+        size=human_bytes(_storage_bytes(tensors)))
 
 
 def _is_state_dict(obj: Any) -> bool:
@@ -169,16 +180,18 @@ def _is_state_dict(obj: Any) -> bool:
 
 def _hint(obj: Any, name: str, mapped: bool) -> str | None:
     """A teaching note about what was loaded."""
-    parts = []
+    first = None
     if _is_state_dict(obj):
-        parts.append(
-            f"{name} maps parameter names to tensors; model.load_state_dict({name}) copies them into a model."
-        )
+        first = _("{name} maps parameter names to tensors; {code} copies them into a model.").format(
+            name=name, code=f"model.load_state_dict({name})")
     elif isinstance(obj, dict) and obj:
-        parts.append(f"{name} is a dict; {name}[{next(iter(obj))!r}] is its first entry.")
-    if mapped:
-        parts.append("The tensors are memory-mapped from the file, so opening it is instant.")
-    return " ".join(parts) or None
+        first = _("{name} is a dict; {item} is its first entry.").format(name=name, item=f"{name}[{next(iter(obj))!r}]")
+    if not mapped:
+        return first
+    if first is None:
+        return _("The tensors are memory-mapped from the file, so opening it is instant.")
+    # TRANSLATORS: {hint} is one of the sentences above about what the file holds.
+    return _("{hint} The tensors are memory-mapped from the file, so opening it is instant.").format(hint=first)
 
 
 def plan_pt(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:
@@ -186,15 +199,18 @@ def plan_pt(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:
     is_zip = zipfile.is_zipfile(path)
     label = show(os.path.basename(path))
     if not is_zip:
-        check_fits_in_memory(os.path.getsize(path), label, "re-save it with torch.save so it can be memory-mapped")
+        # TRANSLATORS: {code} is the name of a PyTorch function, kept as it is.
+        advice = _("re-save it with {code} so it can be memory-mapped").format(code="torch.save")
+        check_fits_in_memory(os.path.getsize(path), label, advice)
     try:
         obj = _safe_load(path, is_zip)
     except FileLoadError as exc:
         if not (exc.needs_pickle and allow_pickle):
             raise
         code = _load_code(path, name, mmap=is_zip, weights_only=False)
-        summary = f"PyTorch checkpoint with pickled Python objects, {human_bytes(os.path.getsize(path))}"
-        hint = "This runs code stored in the file; the classes it uses must be importable in the console."
+        summary = _("PyTorch checkpoint with pickled Python objects, {size}").format(
+            size=human_bytes(os.path.getsize(path)))
+        hint = _("This runs code stored in the file; the classes it uses must be importable in the console.")
         return plan("pt", code, summary, hint)
     code = _load_code(path, name, mmap=is_zip, weights_only=True)
-    return plan("pt", code, describe(obj), _hint(obj, name, is_zip))
+    return plan("pt", code, describe(obj), _hint(obj, name, is_zip and bool(_walk_tensors(obj))))

@@ -14,6 +14,8 @@ import sys
 from collections import deque
 from typing import Any
 
+from explorer.core.i18n import _
+
 _PREVIEW_ELEMENTS = 8
 # Naming looks inside containers only this far: a list of a million numbers must not stall the graph.
 _CONTAINER_ITEMS = 1000
@@ -247,12 +249,12 @@ def _lonely(value: Any, name: str) -> tuple[dict[str, Any], str, str]:
     """The single node and the reason there is no graph behind *value*."""
     if value.requires_grad:
         node = _tensor_node(value, "leaf", name)
-        why = (f"{name} is a leaf tensor: you created it, no operation did, so it has no "
-               f"grad_fn and no graph behind it. backward() accumulates its gradient in {name}.grad.")
+        why = _("{name} is a leaf tensor: you created it, no operation did, so it has no grad_fn and no graph "
+                "behind it. backward() accumulates its gradient in {name}.grad.").format(name=name)
         return node, "leaf", why
     node = _tensor_node(value, "tensor", name)
-    why = (f"{name} does not require grad, so autograd recorded nothing for it (it was made "
-           f"without requires_grad=True inputs, under torch.no_grad(), or by detach()).")
+    why = _("{name} does not require grad, so autograd recorded nothing for it (it was made without "
+            "requires_grad=True inputs, under torch.no_grad(), or by detach()).").format(name=name)
     return node, "no_grad", why
 
 
@@ -297,7 +299,8 @@ def autograd_graph(value: Any, namespace: dict[str, Any], *, name: str, max_node
     """
     torch = sys.modules.get("torch")
     if torch is None or not isinstance(value, torch.Tensor):
-        why = f"{name} is a {type(value).__name__}, not a torch tensor: only tensors record an autograd graph."
+        why = _("{name} is of type {type}, not a torch tensor: only tensors record an autograd graph.").format(
+            name=name, type=type(value).__name__)
         return _result(None, None, why, "not_tensor")
     b = _Builder(max_nodes)
     if value.grad_fn is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from explorer.core.i18n import _
 from explorer.core.image.layout import channels_last_order
 
 
@@ -29,16 +30,28 @@ def hint_line(h: HintInput) -> str:
     batch = layout.startswith("N")
     if batch:
         layout = layout[1:]
-        comments.append(f"image 0 of {h.count}")
+        # TRANSLATORS: a comment after a line of code: the line draws the first image of a batch of {count}.
+        comments.append(_("image 0 of {count}").format(count=h.count))
     single = h.channel is not None or h.channels == 1 or layout == "HW"
     expr = h.name + _select(layout, h, single, batch)
     expr = _torch_tail(expr, h) if h.library == "torch" else _numpy_tail(expr, h)
     if h.scaling == "min-max" and not single and h.range is not None:
         lo, hi = h.range
         limits = "0..255" if _is_integer(h.dtype) else "[0, 1]"
-        comments.append(f"values {lo:.3g} to {hi:.3g}: rescale first, imshow clips RGB to {limits}")
+        # TRANSLATORS: a comment after a line of code; {limits} is "0..255" or "[0, 1]".
+        comments.append(_("values {lo} to {hi}: rescale first, imshow clips RGB to {limits}").format(
+            lo=f"{lo:.3g}", hi=f"{hi:.3g}", limits=limits))
     line = f"plt.imshow({expr}{_kwargs(h, single)})"
-    return line + ("  # " + "; ".join(comments) if comments else "")
+    return line + ("  # " + join_clauses(comments) if comments else "")
+
+
+def join_clauses(parts: list[str]) -> str:
+    """Clauses joined into one sentence the way the language does it ("a; b")."""
+    text = parts[0] if parts else ""
+    for part in parts[1:]:
+        # TRANSLATORS: two clauses of one note, such as "3 NaN values drawn as 0; 1 infinite value drawn ...".
+        text = _("{first}; {second}").format(first=text, second=part)
+    return text
 
 
 def _is_integer(dtype: str) -> bool:

@@ -10,6 +10,8 @@ from typing import Sequence
 
 import numpy as np
 
+from explorer.core.i18n import _, ngettext
+
 LAYOUTS: tuple[str, ...] = ("HW", "CHW", "HWC", "NCHW", "NHWC")
 CHANNEL_COUNTS: tuple[int, ...] = (1, 3, 4)
 
@@ -101,16 +103,16 @@ def detect_layout(shape: Sequence[int], dtype_str: str, library: str) -> dict:
     shape = [int(s) for s in shape]
     family = dtype_family(dtype_str)
     if family is None:
-        return _not_image(f"dtype {dtype_str} holds no numbers to draw")
+        return _not_image(_("dtype {dtype} holds no numbers to draw").format(dtype=dtype_str))
     ndim = len(shape)
-    if ndim < 2:
-        return _not_image(f"a {ndim}-D value is not an image (images have 2 to 4 dimensions)")
-    if ndim > 4:
-        return _not_image(f"a {ndim}-D value is not an image (images have 2 to 4 dimensions)")
+    if ndim < 2 or ndim > 4:
+        # TRANSLATORS: {n}-D is the number of dimensions, e.g. "a 5-D value".
+        return _not_image(_("a {n}-D value is not an image (images have 2 to 4 dimensions)").format(n=ndim))
     if 0 in shape:
-        return _not_image(f"shape {shape} has no elements")
+        return _not_image(_("shape {shape} has no elements").format(shape=shape))
     if ndim == 2:
-        return _image("HW", False, f"2-D {shape[0]} x {shape[1]}: one channel (height x width)")
+        return _image("HW", False, _("2-D {height} × {width}: one channel (height × width)").format(
+            height=shape[0], width=shape[1]))
     return _detect_channels(shape, library)
 
 
@@ -120,28 +122,37 @@ def _detect_channels(shape: list[int], library: str) -> dict:
     first, last = shape[-3], shape[-1]
     first_ok, last_ok = first in CHANNEL_COUNTS, last in CHANNEL_COUNTS
     cf, cl = ("NCHW", "NHWC") if batch else ("CHW", "HWC")
-    what = f"a batch of {shape[0]} images, " if batch else ""
+    if not (first_ok or last_ok):
+        return _not_image(_("shape {shape}: neither {first} nor {last} is a channel count (1, 3 or 4); "
+                            "choose a layout and one channel, or slice one image").format(
+            shape=shape, first=first, last=last))
     if first_ok and last_ok:
-        torch_like = _channels_first(library)
-        layout = cf if torch_like else cl
-        convention = "torch puts channels first" if torch_like else f"{library} puts channels last"
-        return _image(
-            layout, True,
-            f"{what}{first} and {last} could both be channels; guessed {layout} because {convention}",
-        )
-    if first_ok:
-        return _image(cf, False, f"{what}{_channels(first)} first, then {shape[-2]} x {shape[-1]} pixels")
-    if last_ok:
-        return _image(cl, False, f"{what}{shape[-3]} x {shape[-2]} pixels, then {_channels(last)}")
-    return _not_image(
-        f"shape {shape}: neither {first} nor {last} is a channel count (1, 3 or 4); "
-        "choose a layout and one channel, or slice one image"
-    )
+        layout = cf if _channels_first(library) else cl
+        if _channels_first(library):
+            reason = _("{first} and {last} could both be channels; guessed {layout} because torch puts "
+                       "channels first").format(first=first, last=last, layout=layout)
+        else:
+            # TRANSLATORS: {library} is "numpy" or "matplotlib".
+            reason = _("{first} and {last} could both be channels; guessed {layout} because {library} puts "
+                       "channels last").format(first=first, last=last, layout=layout, library=library)
+    elif first_ok:
+        layout = cf
+        reason = _("{channels} first, then {height} × {width} pixels").format(
+            channels=_channels(first), height=shape[-2], width=shape[-1])
+    else:
+        layout = cl
+        reason = _("{height} × {width} pixels, then {channels}").format(
+            channels=_channels(last), height=shape[-3], width=shape[-2])
+    if batch:
+        # TRANSLATORS: {reason} is one of the sentences above, about one image of the batch.
+        reason = ngettext("a batch of {n} image, {reason}", "a batch of {n} images, {reason}", shape[0]).format(
+            n=shape[0], reason=reason)
+    return _image(layout, first_ok and last_ok, reason)
 
 
 def _channels(count: int) -> str:
     """'1 channel' / '3 channels'."""
-    return f"{count} channel" if count == 1 else f"{count} channels"
+    return ngettext("{n} channel", "{n} channels", count).format(n=count)
 
 
 def _image(layout: str, guessed: bool, reason: str) -> dict:
@@ -155,11 +166,12 @@ def _not_image(reason: str) -> dict:
 def check_layout(shape: Sequence[int], layout: str) -> None:
     """Raise ValueError (one sentence) when *layout* cannot describe *shape*."""
     if layout not in LAYOUTS:
-        raise ValueError(f"Unknown layout {layout!r}; use one of {', '.join(LAYOUTS)}.")
+        # TRANSLATORS: {choices} lists the layouts, such as "HW, CHW, HWC, NCHW, NHWC".
+        raise ValueError(_("Unknown layout {layout}; use one of {choices}.").format(
+            layout=repr(layout), choices=", ".join(LAYOUTS)))
     if len(shape) != layout_ndim(layout):
-        raise ValueError(
-            f"Layout {layout} needs a {layout_ndim(layout)}-D value, but the shape is {list(shape)}."
-        )
+        raise ValueError(_("Layout {layout} needs a {n}-D value, but the shape is {shape}.").format(
+            layout=layout, n=layout_ndim(layout), shape=list(shape)))
 
 
 def permute_text(name: str, layout: str, library: str) -> str | None:

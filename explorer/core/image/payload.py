@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from explorer.core.image.hint import HintInput, hint_line
+from explorer.core.i18n import _, ngettext
+from explorer.core.image.hint import HintInput, hint_line, join_clauses
 from explorer.core.image.layout import (
     CHANNEL_COUNTS,
     LAYOUTS,
@@ -72,7 +73,7 @@ def build_image(
     }
     result.update(_pixel_facts(scaled, plan))
     if dtype_family(dtype) == "complex":
-        result["notes"].insert(0, "complex values: drawing the magnitude |z|")
+        result["notes"].insert(0, _("complex values: drawing the magnitude |z|"))
     result["hint"] = hint_line(HintInput(name, library, layout, channels, channel, dtype, _to_cpu(array, library),
                                          scaled.scaling, scaled.range, plan.count))
     result["device_note"] = _device_note(array, library, plan)
@@ -109,16 +110,19 @@ def _pixel_facts(scaled: Scaled, plan: Plan) -> dict:
 def _layout_for(shape: list[int], dtype: str, library: str, layout: str | None, name: str) -> dict:
     """The detected layout, or the user's override checked against the shape; raise if neither works."""
     if not shape or 0 in shape:
-        raise ValueError(f"{name} is empty (shape {shape}): there are no pixels to draw.")
+        raise ValueError(_("{name} is empty (shape {shape}): there are no pixels to draw.").format(
+            name=name, shape=shape))
     if layout:
         check_layout(shape, layout)
-        found = detect_layout(shape, dtype, library)
-        if found["layout"] is None and "dtype" in found["reason"]:
-            raise ValueError(f"{name} cannot be drawn: {found['reason']}.")
-        return {"layout": layout, "guessed": False, "reason": f"layout {layout} chosen by you"}
+        if dtype_family(dtype) is None:
+            # TRANSLATORS: {reason} is a clause such as "dtype object holds no numbers to draw".
+            raise ValueError(_("{name} cannot be drawn: {reason}.").format(
+                name=name, reason=detect_layout(shape, dtype, library)["reason"]))
+        return {"layout": layout, "guessed": False, "reason": _("layout {layout} chosen by you").format(layout=layout)}
     found = detect_layout(shape, dtype, library)
     if found["layout"] is None:
-        raise ValueError(f"{name} is not an image: {found['reason']}.")
+        # TRANSLATORS: {reason} is a clause such as "a 1-D value is not an image (images have 2 to 4 dimensions)".
+        raise ValueError(_("{name} is not an image: {reason}.").format(name=name, reason=found["reason"]))
     return found
 
 
@@ -126,29 +130,31 @@ def _check_channel(channels: int, channel: int | None, layout: str, name: str) -
     """Refuse a channel index out of range, or too many channels to draw together."""
     if channel is not None:
         if not 0 <= int(channel) < channels:
-            raise ValueError(f"{name} has {channels} channel(s) in layout {layout}; there is no channel {channel}.")
+            raise ValueError(ngettext("{name} has {n} channel in layout {layout}; there is no channel {channel}.",
+                                      "{name} has {n} channels in layout {layout}; there is no channel {channel}.",
+                                      channels).format(name=name, n=channels, layout=layout, channel=channel))
         return
     if channels not in CHANNEL_COUNTS:
-        raise ValueError(
-            f"{name} has {channels} channels in layout {layout}; choose one channel to draw it."
-        )
+        raise ValueError(ngettext("{name} has {n} channel in layout {layout}; choose one channel to draw it.",
+                                  "{name} has {n} channels in layout {layout}; choose one channel to draw it.",
+                                  channels).format(name=name, n=channels, layout=layout))
 
 
 def _range_note(scaling: str, plan: Plan) -> str | None:
     """Say when the min-max range was measured on the sample rather than on every element."""
     if scaling != "min-max" or (plan.step == 1 and plan.shown == plan.count):
         return None
-    return (
-        f"range measured on the drawn pixels (every {plan.step}th row and column"
-        f"{', first ' + str(plan.shown) + ' images' if plan.shown < plan.count else ''}), "
-        "not on every element"
-    )
+    if plan.shown < plan.count:
+        return _("range measured on the drawn pixels (one row and column in {step}, first {shown} images), "
+                 "not on every element").format(step=plan.step, shown=plan.shown)
+    return _("range measured on the drawn pixels (one row and column in {step}), not on every element").format(
+        step=plan.step)
 
 
 def _batch_notes(plan: Plan) -> list[str]:
     """Tell when a batch was cut to the first images."""
     if plan.shown < plan.count:
-        return [f"showing the first {plan.shown} of {plan.count} images"]
+        return [_("showing the first {shown} of {count} images").format(shown=plan.shown, count=plan.count)]
     return []
 
 
@@ -158,10 +164,12 @@ def _device_note(array: Any, library: str, plan: Plan) -> str | None:
         return None
     parts = []
     if array.device.type != "cpu":
-        parts.append(f"sampled on {array.device} (every {plan.step}th pixel), then only that sample was copied to the CPU")
+        # TRANSLATORS: {device} is a device such as "cuda:0"; {step} how many pixels one sampled pixel stands for.
+        parts.append(_("sampled on {device} (one pixel in {step}), then only that sample was copied to the CPU").format(
+            device=array.device, step=plan.step))
     if array.requires_grad:
-        parts.append("drawn from a detached copy; the tensor and its graph are untouched")
-    return "; ".join(parts) or None
+        parts.append(_("drawn from a detached copy; the tensor and its graph are untouched"))
+    return join_clauses(parts) or None
 
 
 class ImageError(ValueError):

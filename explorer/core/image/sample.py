@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from explorer.core.i18n import _
 from explorer.core.image.layout import channel_axis, channels_last_order
 from explorer.core.summary.sparse import check_sparse
 
@@ -47,9 +48,8 @@ def describe(value: Any) -> tuple[Any, str]:
     if hasattr(value, "__array_interface__") or hasattr(value, "__array_struct__"):
         # e.g. a PIL image: numpy gives a channels-last view of it.
         return np.asarray(value), "numpy"
-    raise ValueError(
-        f"A {type(value).__name__} is not a tensor or an array, so it cannot be drawn as an image."
-    )
+    raise ValueError(_("A value of type {type} is not a tensor or an array, so it cannot be drawn as an image.").format(
+        type=type(value).__name__))
 
 
 def check_drawable(value: Any, library: str, name: str) -> Any:
@@ -57,12 +57,14 @@ def check_drawable(value: Any, library: str, name: str) -> Any:
     if library != "torch":
         return value
     if value.is_meta:
-        raise ValueError(f"{name} is on the meta device: it has a shape but no values to draw.")
+        raise ValueError(_("{name} is on the meta device: it has a shape but no values to draw.").format(name=name))
     if getattr(value, "is_nested", False):
-        raise ValueError(f"{name} is a nested tensor; draw one of its components instead.")
+        raise ValueError(_("{name} is a nested tensor; draw one of its components instead.").format(name=name))
     if str(value.layout) != "torch.strided":
         if value.numel() > SPARSE_DENSE_LIMIT:
-            raise ValueError(f"{name} is a large sparse tensor; draw a slice of {name}.to_dense().")
+            # TRANSLATORS: {code} is a Python expression, such as "x.to_dense()".
+            raise ValueError(_("{name} is a large sparse tensor; draw a slice of {code}.").format(
+                name=name, code=f"{name}.to_dense()"))
         check_sparse(value)  # indices that do not fit the shape would make to_dense() crash Python
         return value.detach().to_dense()
     return value

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from explorer.core.i18n import _, ngettext
+
 
 @dataclass
 class Scaled:
@@ -24,7 +26,7 @@ def scale_pixels(sample: np.ndarray, channels: int) -> Scaled:
     NaN becomes pixel 0; +/-inf become the ends of the range.
     """
     if sample.dtype == np.bool_:
-        return Scaled(sample.astype(np.uint8) * 255, "none", None, [0.0, 1.0], ["bool: False is black, True is white"])
+        return Scaled(sample.astype(np.uint8) * 255, "none", None, [0.0, 1.0], [_("bool: False is black, True is white")])
     if sample.dtype == np.uint8:
         return Scaled(sample, "none", None, [0.0, 255.0])
     notes: list[str] = []
@@ -32,7 +34,7 @@ def scale_pixels(sample: np.ndarray, channels: int) -> Scaled:
         sample = np.abs(sample)  # torch samples arrive as magnitudes already; numpy ones here
     found = _finite_range(sample)
     if found is None:
-        notes.append("no finite values: everything is drawn black")
+        notes.append(_("no finite values: everything is drawn black"))
         return Scaled(np.zeros(sample.shape, np.uint8), "min-max", None, [0.0, 1.0], notes)
     lo, hi, all_finite = found
     scaling, bounds = _choose(sample.dtype, channels, lo, hi)
@@ -91,8 +93,9 @@ def _non_finite_notes(values: np.ndarray) -> list[str]:
     notes = []
     nan = int(np.isnan(values).sum())
     if nan:
-        notes.append(f"{nan} NaN value(s) drawn as 0 (black)")
-    pos, neg = int(np.isposinf(values).sum()), int(np.isneginf(values).sum())
-    if pos or neg:
-        notes.append(f"{pos + neg} infinite value(s) drawn at the ends of the range")
+        notes.append(ngettext("{n} NaN value drawn as 0 (black)", "{n} NaN values drawn as 0 (black)", nan).format(n=nan))
+    infinite = int(np.isposinf(values).sum()) + int(np.isneginf(values).sum())
+    if infinite:
+        notes.append(ngettext("{n} infinite value drawn at the ends of the range",
+                              "{n} infinite values drawn at the ends of the range", infinite).format(n=infinite))
     return notes

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from explorer.core.i18n import _
 from explorer.core.memory.groups import allocation_key, group_of, is_array_like, is_tensor, reach
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting, is_sub, plain_array, plain_tensor, tget
 
@@ -121,12 +122,13 @@ def _empty_payload(name: str, label: str | None, target: Any) -> dict:
 def _no_storage_note(value: Any) -> str:
     """Why a value has no memory map."""
     if not is_array_like(value):
-        return f"{type(value).__name__} is not a tensor or array"
+        return _("a value of type {type} is not a tensor or an array").format(type=type(value).__name__)
     if is_tensor(value) and tget(value, "is_meta"):
-        return "meta tensor: shape and dtype only, no storage"
+        return _("meta tensor: shape and dtype only, no storage")
     if is_tensor(value) and str(tget(value, "layout")) != "torch.strided":
-        return f"{str(tget(value, 'layout')).replace('torch.', '')} tensor: no strided storage"
-    return "no storage"
+        # TRANSLATORS: {layout} is a tensor layout such as "sparse_coo" or "sparse_csr".
+        return _("{layout} tensor: no strided storage").format(layout=str(tget(value, "layout")).replace("torch.", ""))
+    return _("no storage")
 
 
 def _itemsize(value: Any) -> int:
@@ -141,7 +143,7 @@ def _unit_bytes(members: list[tuple[str, Any]], lo: int, hi: int) -> int:
     size = sizes.pop()
     if (hi - lo) % size:
         return 1
-    for _, value in members:
+    for _name, value in members:
         r = reach(value)
         if (r.ptr - lo) % size or any(s % size for s in r.strides):
             return 1
@@ -207,10 +209,12 @@ def _layout(value: Any, storage_ptr: int) -> tuple[int | None, int, list[int] | 
 
 
 def _formula(ptr: int, storage_ptr: int, offset: int | None, byte_off: int, size: int) -> str:
+    # TRANSLATORS: arithmetic under the memory map; data_ptr, storage.data_ptr and itemsize are names in code.
     if offset is not None:
-        return (f"data_ptr = storage.data_ptr + offset × itemsize"
-                f" = {storage_ptr} + {offset} × {size} = {ptr}")
-    return f"data_ptr = storage.data_ptr + byte offset = {storage_ptr} + {byte_off} = {ptr}"
+        return _("data_ptr = storage.data_ptr + offset × itemsize = {storage_ptr} + {offset} × {size} = {ptr}").format(
+            storage_ptr=storage_ptr, offset=offset, size=size, ptr=ptr)
+    return _("data_ptr = storage.data_ptr + byte offset = {storage_ptr} + {offset} = {ptr}").format(
+        storage_ptr=storage_ptr, offset=byte_off, ptr=ptr)
 
 
 def _visit_offsets(shape: tuple[int, ...], strides: tuple[int, ...], max_visits: int
@@ -282,13 +286,13 @@ def element_position(var_or_value: Any, index: list[int]) -> dict:
             value = readable(var_or_value)
             r = None if value is None else reach(value)
             if r is None:
-                raise ValueError("no storage")
-            offset, _, strides = _layout(value, allocation_key(value)[1])
+                raise ValueError(_("no storage"))
+            offset, _bytes, strides = _layout(value, allocation_key(value)[1])
         shape = list(r.shape)
     if offset is None or strides is None:
-        raise ValueError("strides are not a whole number of elements")
+        raise ValueError(_("strides are not a whole number of elements"))
     if len(index) != len(shape) or any(not 0 <= i < n for i, n in zip(index, shape)):
-        raise IndexError(f"index {index} out of range for shape {list(shape)}")
+        raise IndexError(_("index {index} out of range for shape {shape}").format(index=index, shape=list(shape)))
     terms = [int(i) * int(s) for i, s in zip(index, strides)]
     position = int(offset) + sum(terms)
     parts = " + ".join([str(offset)] + [f"{i}×{s}" for i, s in zip(index, strides)])

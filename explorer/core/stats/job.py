@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from explorer.core.i18n import N_, _
 from explorer.core.stats.ops import NumpyOps, TorchOps
 from explorer.core.summary.sparse import check_sparse
 
@@ -40,13 +41,14 @@ HIST_SAMPLE = 1 << 20
 #: ...of this many contiguous elements (runs, not single elements, so skipped memory is never touched).
 HIST_SEGMENT = 4096
 _MAX_BINS = 1024
-#: Result ``notes`` codes (the GUI translates them) and the English of ``note``.
+#: Result ``notes`` codes (the GUI translates them) and the sentence of each, for ``note``.
 NOTES = {
-    "nonfinite_ignored": "min, max, mean and std ignore NaN and Inf",
-    "complex_magnitude": "complex values: statistics of the magnitude |z|",
-    "sparse_implicit_zeros": "sparse: stored values plus implicit zeros",
-    "quantized_dequantized": "quantized: statistics of the dequantized values",
-    "histogram_sampled": "the histogram counts a sample of about 1 in {step} elements",
+    "nonfinite_ignored": N_("min, max, mean and std ignore NaN and Inf"),
+    "complex_magnitude": N_("complex values: statistics of the magnitude |z|"),
+    "sparse_implicit_zeros": N_("sparse: stored values plus implicit zeros"),
+    "quantized_dequantized": N_("quantized: statistics of the dequantized values"),
+    # TRANSLATORS: {step} is a whole number: one element in {step} is counted.
+    "histogram_sampled": N_("the histogram counts a sample of about 1 in {step} elements"),
 }
 
 
@@ -257,17 +259,27 @@ def _result(src: "_Source", acc: _Accumulator, hist: dict) -> dict:
     std = math.sqrt(max(acc.m2, 0.0) / (acc.finite - ddof)) if acc.finite > ddof else None
     notes = list(src.notes)
     if acc.nan or acc.posinf or acc.neginf:
-        notes.append(NOTES["nonfinite_ignored"])
+        notes.append("nonfinite_ignored")
     if hist["step"] > 1:
-        notes.append(NOTES["histogram_sampled"])
+        notes.append("histogram_sampled")
     return {
         "count": src.numel, "min": conv(acc.lo) if has else None, "max": conv(acc.hi) if has else None,
         "mean": acc.mean if has else None, "std": std, "std_ddof": ddof,
         "nan": acc.nan, "posinf": acc.posinf, "neginf": acc.neginf, "zeros": acc.zeros, "finite": acc.finite,
         "histogram": hist, "dtype": src.dtype,
-        "note": "; ".join(n.format(step=hist["step"]) for n in notes) or None,
-        "notes": [code for code, text in NOTES.items() if text in notes],
+        "note": _note([_(NOTES[code]).format(step=hist["step"]) for code in notes]),
+        "notes": [code for code in NOTES if code in notes],
     }
+
+
+def _note(parts: list[str]) -> str | None:
+    """The notes as one sentence of clauses ("a; b"), or None."""
+    if not parts:
+        return None
+    text = parts[0]
+    for part in parts[1:]:
+        text = _("{first}; {second}").format(first=text, second=part)
+    return text
 
 
 # -- sources: what to read and with which ops --------------------------------------
@@ -279,7 +291,7 @@ class _Source:
         self.integral = False
         self.ddof = 0
         self.implicit_zeros = 0
-        self.notes: list[str] = []
+        self.notes: list[str] = []  # codes of NOTES
 
     def blocks(self, unit: int, step: int) -> Iterator[Any]:
         """1-d blocks covering the data, or (step > 1) about 1/step of it in evenly spread runs."""
@@ -305,7 +317,8 @@ def _source(value: Any) -> _Source:
         return _torch_source(torch, value)
     if isinstance(value, (np.ndarray, np.generic)):
         return _numpy_source(np.asarray(value))
-    raise ValueError(f"{type(value).__name__} is not a tensor or array, so it has no statistics.")
+    raise ValueError(_("A value of type {type} is not a tensor or an array, so it has no statistics.").format(
+        type=type(value).__name__))
 
 
 def _pieces(x: Any, unit: int) -> Iterator[Any]:
@@ -331,11 +344,11 @@ def _pieces(x: Any, unit: int) -> Iterator[Any]:
 def _numpy_source(a: np.ndarray) -> _Source:
     """Numpy arrays: numbers only; std with ddof=0 like ``a.std()``."""
     if a.dtype.kind not in "biufc":
-        raise ValueError(f"Statistics need numbers; this array holds {a.dtype} values.")
+        raise ValueError(_("Statistics need numbers; this array holds {dtype} values.").format(dtype=a.dtype))
     src = _Source(a, NumpyOps(), int(a.size), str(a.dtype))
     src.integral = a.dtype.kind in "biu"
     if a.dtype.kind == "c":
-        src.notes.append(NOTES["complex_magnitude"])
+        src.notes.append("complex_magnitude")
     return src
 
 
@@ -343,9 +356,9 @@ def _numpy_source(a: np.ndarray) -> _Source:
 def _torch_source(torch: Any, t: Any) -> _Source:
     """Tensors: dense data, or a sparse tensor's stored values plus implicit zeros."""
     if t.is_meta or t.device.type == "meta":
-        raise ValueError("This is a meta tensor: it has a shape and dtype but no values.")
+        raise ValueError(_("This is a meta tensor: it has a shape and dtype but no values."))
     if getattr(t, "is_nested", False):
-        raise ValueError("Statistics of nested tensors are not supported.")
+        raise ValueError(_("Statistics of nested tensors are not supported."))
     t = t.detach()
     notes: list[str] = []
     implicit, data = 0, t
@@ -353,15 +366,15 @@ def _torch_source(torch: Any, t: Any) -> _Source:
         check_sparse(t)  # indices that do not fit the shape would make coalesce() and the reads crash Python
         data = (t.coalesce() if t.layout == torch.sparse_coo else t).values()
         implicit = t.numel() - data.numel()
-        notes.append(NOTES["sparse_implicit_zeros"])
+        notes.append("sparse_implicit_zeros")
     if data.is_quantized:
         data = data.dequantize()
-        notes.append(NOTES["quantized_dequantized"])
+        notes.append("quantized_dequantized")
     src = _Source(data, TorchOps(torch), int(t.numel()), str(t.dtype))
     src.implicit_zeros = implicit
     src.integral = not (data.is_floating_point() or data.is_complex())
     src.ddof = 1  # like t.std()
     if data.is_complex():
-        notes.append(NOTES["complex_magnitude"])
+        notes.append("complex_magnitude")
     src.notes = notes
     return src

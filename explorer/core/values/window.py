@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from explorer.core.i18n import N_, _, ngettext
 from explorer.core.summary.sparse import check_sparse
 
 #: Hard caps on one window, so a hostile request cannot make the kernel build a huge reply.
@@ -87,7 +88,7 @@ def value_window(
     if torch is None:
         value = _as_array(value)
     elif getattr(value, "is_nested", False):  # before .shape, which a nested tensor cannot give
-        raise ValueError(_NESTED)
+        raise ValueError(_(_NESTED))
     shape = [int(s) for s in value.shape]
     lay = _layout(shape, row_dim, col_dim, index)
     _clamp_window(lay, row0, col0, nrows, ncols)
@@ -120,7 +121,7 @@ def value_window(
     }
 
 
-_NESTED = "Nested tensors have rows of different lengths; the values table cannot show them."
+_NESTED = N_("Nested tensors have rows of different lengths; the values table cannot show them.")
 
 
 # -- layout ---------------------------------------------------------------------
@@ -138,7 +139,8 @@ def _as_array(value: Any) -> np.ndarray:
     """View *value* as an ndarray without copying; refuse things that are not arrays."""
     if isinstance(value, (np.ndarray, np.generic)):
         return np.asarray(value)  # drops np.matrix's "always 2-d" indexing
-    raise ValueError(f"{type(value).__name__} is not a tensor or array, so it has no values table.")
+    raise ValueError(_("A value of type {type} is not a tensor or an array, so it has no values table.").format(
+        type=type(value).__name__))
 
 
 def _norm_dim(dim: Any, ndim: int) -> int | None:
@@ -251,9 +253,9 @@ def _positions(offset: int | None, strides: list[int] | None, lay: _Layout) -> l
 def _torch_window(torch: Any, t: Any, lay: _Layout) -> tuple[np.ndarray, list | None]:
     """Slice first (a view), then detach/copy to CPU only the window."""
     if t.is_meta or t.device.type == "meta":
-        raise ValueError("This is a meta tensor: it has a shape and dtype but no data to show.")
+        raise ValueError(_("This is a meta tensor: it has a shape and dtype but no data to show."))
     if getattr(t, "is_nested", False):
-        raise ValueError(_NESTED)
+        raise ValueError(_(_NESTED))
     if lay.row1 <= lay.row0 or lay.col1 <= lay.col0:
         return _torch_to_numpy(torch, torch.empty((0, 0), dtype=t.dtype)), []
     if t.layout != torch.strided:
@@ -268,9 +270,9 @@ def _sparse_window(torch: Any, t: Any, lay: _Layout) -> np.ndarray:
     """Cut a sparse tensor down with select/narrow, then densify only the window."""
     nnz = int(t._nnz()) if t.layout == torch.sparse_coo else int(t.values().numel())
     if nnz > MAX_SPARSE_NNZ:
-        raise ValueError(
-            f"This sparse tensor stores {nnz} values; cutting a window out of it would be too slow."
-        )
+        raise ValueError(ngettext("This sparse tensor stores {n} value; cutting a window out of it would be too slow.",
+                                  "This sparse tensor stores {n} values; cutting a window out of it would be too slow.",
+                                  nnz).format(n=nnz))
     sub = t.detach().cpu()
     if sub.layout != torch.sparse_coo:
         sub = sub.to_sparse()
@@ -394,5 +396,6 @@ def _safe_text(x: Any) -> str:
     try:
         text = str(x)
     except Exception as exc:  # user objects may raise anything
-        text = f"<{type(x).__name__}: str() failed: {type(exc).__name__}>"
+        # TRANSLATORS: a table cell whose value could not be turned into text; {error} is an exception's name.
+        text = _("<{type}: str() failed: {error}>").format(type=type(x).__name__, error=type(exc).__name__)
     return text if len(text) <= _TEXT_LIMIT else text[: _TEXT_LIMIT - 1] + "…"
