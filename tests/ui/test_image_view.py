@@ -256,7 +256,7 @@ def test_kernel_notes_follow_a_language_switch(qtbot, make_view):
     img[0, 0, 0] = float("nan")
     view, source = make_view({"img": img})
     _show(qtbot, view, _var("img", img))
-    assert "NaN value(s) drawn as 0" in view._status.text()
+    assert "NaN value drawn as 0" in view._status.text()
     from explorer.core import i18n
 
     source.ask(protocol.SetLanguage(lang="zh_CN"), lambda _reply: None)  # what the session sends

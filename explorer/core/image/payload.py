@@ -182,10 +182,10 @@ class ImageError(ValueError):
 
 def _shape_facts(value: Any) -> dict:
     """How many channels each layout would give *value* (the view offers them as choices)."""
-    shape = getattr(value, "shape", None)
-    try:
+    try:  # a nested tensor cannot even say its shape
+        shape = getattr(value, "shape", None)
         dims = [int(s) for s in shape] if shape is not None else None
-    except (TypeError, ValueError):
+    except Exception:  # noqa: BLE001 - no facts is a fine answer
         dims = None
     return {"channels_by_layout": channels_by_layout(dims)} if dims is not None else {}
 
