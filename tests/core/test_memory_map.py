@@ -27,8 +27,9 @@ def test_column_slice_reaches_known_cells() -> None:
     assert row["reached"] == [1, 2, 6, 7]
     assert row["storage_offset"] == 1 and row["strides"] == [5, 1]
     start = t.untyped_storage().data_ptr()
+    # addresses in hex, as the inspector's data_ptr column shows them
     assert row["formula"] == (f"data_ptr = storage.data_ptr + offset × itemsize"
-                              f" = {start} + 1 × 8 = {start + 8}")
+                              f" = 0x{start:x} + 1 × 8 = 0x{start + 8:x}")
     assert payload["allocation"] == {"data_ptr": start, "nbytes": 80}
 
 

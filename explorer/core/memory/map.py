@@ -212,9 +212,10 @@ def _formula(ptr: int, storage_ptr: int, offset: int | None, byte_off: int, size
     # TRANSLATORS: arithmetic under the memory map; data_ptr, storage.data_ptr and itemsize are names in code.
     if offset is not None:
         return _("data_ptr = storage.data_ptr + offset × itemsize = {storage_ptr} + {offset} × {size} = {ptr}").format(
-            storage_ptr=storage_ptr, offset=offset, size=size, ptr=ptr)
+            storage_ptr=f"0x{storage_ptr:x}", offset=offset, size=size, ptr=f"0x{ptr:x}")
+    # Addresses in hex, as the inspector's data_ptr column shows them; offsets stay counts.
     return _("data_ptr = storage.data_ptr + byte offset = {storage_ptr} + {offset} = {ptr}").format(
-        storage_ptr=storage_ptr, offset=byte_off, ptr=ptr)
+        storage_ptr=f"0x{storage_ptr:x}", offset=byte_off, ptr=f"0x{ptr:x}")
 
 
 def _visit_offsets(shape: tuple[int, ...], strides: tuple[int, ...], max_visits: int
