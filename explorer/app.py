@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import signal
 import sys
@@ -32,13 +31,7 @@ def make_console(session):
     console.other_output_prefix = ""
     console.kernel_manager = session.manager
     console.kernel_client = session.console_client()
-    # The console's own comm manager sees our comm's traffic on IOPub and would log "No such
-    # comm" for every request; it has no comms of its own to report on.
-    manager = getattr(console.kernel_client, "comm_manager", None)
-    if manager is not None:
-        quiet = logging.getLogger("tensor_explorer.console_comms")
-        quiet.setLevel(logging.ERROR)
-        manager.log = quiet
+
     console.set_default_style("lightbg")
     return console
 

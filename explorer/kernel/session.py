@@ -8,6 +8,7 @@ too), and owns the explorer comm (:class:`~explorer.kernel.client.ExplorerClient
 
 from __future__ import annotations
 
+import logging
 import shutil
 from typing import Any, Callable, TypeVar
 
@@ -78,6 +79,7 @@ class KernelSession(QObject):
         self.manager.kernel_restarted.connect(self._on_manager_kernel_restarted)
         self.kernel_client = self._new_client()
         self.kernel_client.start_channels()
+        _quiet_comm_manager(self.kernel_client)
         self.kernel_client.iopub_channel.message_received.connect(self._on_iopub_message_received)
         self.kernel_client.shell_channel.message_received.connect(self._on_shell_message_received)
         self.client.attach(self.kernel_client)
@@ -87,14 +89,16 @@ class KernelSession(QObject):
         """A second client for the console widget on the same kernel."""
         client = self._new_client()
         client.start_channels()
+        _quiet_comm_manager(client)
         return client
 
     def _new_client(self) -> Any:
         """A client with its own Session: ZMQ routes replies by session identity, so two
         clients sharing the manager's Session would steal each other's replies."""
         own = self.manager.session
-        return self.manager.client(session=Session(key=own.key, signature_scheme=own.signature_scheme,
-                                                   username=own.username))
+        client = self.manager.client(session=Session(key=own.key, signature_scheme=own.signature_scheme,
+                                                     username=own.username))
+        return client
 
     def shutdown(self) -> None:
         """Stop the kernel process (on quit)."""
@@ -215,3 +219,13 @@ class KernelSession(QObject):
         self._iopub_seen = False
         self.kernel_restarted.emit()
         self._connect_when_iopub_flows()
+
+
+def _quiet_comm_manager(client: Any) -> None:
+    """qtconsole gives every Qt kernel client a comm manager that sees our comm's traffic on
+    IOPub and logs "No such comm" for each message (it knows only its own comms): quiet it."""
+    manager = getattr(client, "comm_manager", None)
+    if manager is not None:
+        quiet = logging.getLogger("tensor_explorer.foreign_comms")
+        quiet.setLevel(logging.ERROR)
+        manager.log = quiet
