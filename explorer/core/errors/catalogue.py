@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from explorer.core.errors import api, autograd, device, dtype, loss, shapes, values
+from explorer.core.errors import api, autograd, device, dtype, loss, memory, shapes, values
 from explorer.core.errors.context import ErrorContext
 from explorer.core.errors.entry import Entry
 
@@ -19,6 +19,7 @@ def all_entries() -> list[Entry]:
         *shapes.ENTRIES,
         *dtype.ENTRIES,
         *values.ENTRIES,
+        *memory.ENTRIES,
     ]
 
 

@@ -258,6 +258,11 @@ CASES += [
          r"Boolean value of Tensor with more than one value is ambiguous", ("if (a > 0).all():",)),
     Case("batchnorm_single_sample", "import torch\nbn = torch.nn.BatchNorm1d(3)\nx = torch.randn(1, 3)\ny = bn(x)\n", 4,
          ("`x`", "[1, 3]"), _shape("y", (1, 3)), r"Expected more than 1 value per channel when training", ("bn.eval()",)),
+    # -- memory -----------------------------------------------------------------------------------------------
+    Case("out_of_memory", "import torch\nhuge = torch.empty(2**44)\n", 2, ("70.4 TB", "shape"),
+         None, r"can't allocate memory: you tried to allocate 70368744177664 bytes"),
+    Case("out_of_memory", "import numpy as np\nhuge = np.empty(2**44)\n", 2, ("128. TiB",),
+         None, r"Unable to allocate 128\. TiB for an array"),
     # -- the API the wrong way round -----------------------------------------------------------------------------
     Case("shape_called", "import torch\nx = torch.ones(2, 3)\nrows, cols = x.shape()\n", 3, ("`x`", "[2, 3]"),
          _true("(rows, cols) == (2, 3)"), r"'torch\.Size' object is not callable", ("rows, cols = x.shape",)),
