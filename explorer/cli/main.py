@@ -87,10 +87,21 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
         help="allow loading pickled objects from a data file (this runs code from the file; a warning says so)",
     )
     parser.add_argument(
-        "--timeout", type=float, default=600.0,
+        "--timeout", type=_seconds, default=600.0,
         help="seconds the whole command may take: kernel start, the run and the inspection (default 600); "
              "a script still running then is interrupted, and its kernel killed if it ignores that",
     )
+
+
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
 
 
 def _run_command(args: list[str]) -> int:

@@ -75,3 +75,9 @@ def test_the_table_escapes_control_characters_the_script_printed_into_values(tmp
     assert out.returncode == 1, out.stderr
     assert "\x1b" not in out.stdout and "\x07" not in out.stdout
     assert "\\x1b[2Jgone" in out.stdout and "\\x1b]0;owned\\x07" in out.stdout
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "nan", "inf", "soon"])
+def test_timeout_must_be_a_positive_number_of_seconds(tmp_path: Path, value: str) -> None:
+    line = _one_sentence(cli(tmp_path, "inspect", "x.py", "--timeout", value))
+    assert "--timeout" in line
