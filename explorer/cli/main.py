@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from explorer.cli.common import UsageError, fail
 from explorer.cli.signals import SignalGuard, Stopped

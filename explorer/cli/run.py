@@ -17,10 +17,23 @@ from typing import Any
 
 from explorer import protocol
 from explorer.cli import report
-from explorer.cli.common import Budget, CommandTimeout, UsageError, fail, is_script, show, warn
+from explorer.cli.common import (
+    Budget,
+    CommandTimeout,
+    UsageError,
+    fail,
+    is_script,
+    show,
+    warn,
+)
 from explorer.cli.table import format_table
-from explorer.kernel.headless import (ExtensionError, HeadlessKernel, KernelDiedError, KernelKilledError,
-                                      KernelStartTimeout)
+from explorer.kernel.headless import (
+    ExtensionError,
+    HeadlessKernel,
+    KernelDiedError,
+    KernelKilledError,
+    KernelStartTimeout,
+)
 
 ARRAY_KINDS = ("tensor", "parameter", "ndarray")
 #: A script larger than this is not a lesson or an experiment; reading it could exhaust memory.

@@ -8,9 +8,10 @@ signals are only noted, so a second Ctrl+C cannot cut the clean-up short.
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any, Iterator
+from typing import Any
 
 HANDLED = (signal.SIGINT, signal.SIGTERM)
 

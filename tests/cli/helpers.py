@@ -44,7 +44,7 @@ def cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None,
         timeout: float = HANG_GUARD_S) -> subprocess.CompletedProcess:
     """Run ``python -m explorer ARGS`` to the end (a hang fails the test through *timeout*)."""
     return subprocess.run([sys.executable, "-m", "explorer", *args], capture_output=True, text=True,
-                          env=env or cli_env(tmp_path), timeout=timeout, cwd=tmp_path)
+                          env=env or cli_env(tmp_path), timeout=timeout, cwd=tmp_path, check=False)
 
 
 def start_cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:

@@ -20,7 +20,7 @@ class _RunsCommand:
     def __init__(self, command: str) -> None:
         self.command = command
 
-    def __reduce__(self):  # noqa: ANN204 - the pickle protocol
+    def __reduce__(self):
         return (os.system, (self.command,))
 
 

@@ -11,8 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import (HANG_GUARD_S, cli, cli_env, leftovers, private_tmp, start_cli, wait_for_file,
-                               wait_gone)
+from tests.cli.helpers import (
+    HANG_GUARD_S,
+    cli,
+    cli_env,
+    leftovers,
+    private_tmp,
+    start_cli,
+    wait_for_file,
+    wait_gone,
+)
 
 # The script tells the test its kernel's pid, then never ends on its own.
 BLOCKS_IN_PYTHON = "import os, time\nkept = 1\n{mark}\nwhile True:\n    time.sleep(0.05)\n"
@@ -106,7 +114,7 @@ def test_a_signal_stops_the_kernel_and_removes_the_temp_folder(tmp_path: Path, s
     kernel = int(wait_for_file(marker, proc))
     assert any(name.endswith("kernel.json") for name in leftovers(tmp_path))  # the folder is watched
     proc.send_signal(signum)
-    stdout, stderr = proc.communicate(timeout=HANG_GUARD_S)
+    _, stderr = proc.communicate(timeout=HANG_GUARD_S)
     assert proc.returncode == status
     assert "Traceback" not in stderr and len(stderr.strip().splitlines()) == 1, stderr
     assert wait_gone(kernel, 10)
