@@ -89,7 +89,8 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout", type=_seconds, default=600.0,
         help="seconds the whole command may take: kernel start, the run and the inspection (default 600); "
-             "a script still running then is interrupted, and its kernel killed if it ignores that",
+             "a script still running then is interrupted (its kernel is killed if it ignores that for 3 s; "
+             "an interrupted script's variables get 5 s more to be listed)",
     )
 
 
