@@ -1,33 +1,54 @@
 """``tensor-explorer``: no subcommand opens the window; ``inspect`` and ``render`` are scriptable.
 
 Exit codes (DESIGN.md): 0 ran/loaded, 1 the script raised, 2 bad arguments or a
-file that cannot be loaded (one sentence on stderr, never a traceback).
+file that cannot be loaded (one sentence on stderr, never a traceback); 130 / 143
+after Ctrl+C / SIGTERM (one line; the kernel and the temp folder are gone).
+
+Two entry points: ``tensor-explorer`` is a console script (the CLI needs stdout, and
+without arguments it opens the window), ``tensor-explorer-gui`` is a GUI script that
+only opens the window (on Windows it starts without a console window; the desktop
+launcher uses it).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from explorer.cli.common import UsageError, fail
+from explorer.cli.signals import SignalGuard, Stopped
+
+COMMANDS = ("inspect", "render")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tensor-explorer`` console script."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] in ("inspect", "render"):
+    if args and args[0] in COMMANDS:
         return _run_command(args)
     return _run_gui(args)
 
 
+def gui_main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``tensor-explorer-gui`` GUI script: the window only."""
+    return _run_gui(list(sys.argv[1:] if argv is None else argv))
+
+
 def _run_gui(args: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="tensor-explorer", description="See what every tensor is.")
+    parser = argparse.ArgumentParser(prog="tensor-explorer", description="See what every tensor is.",
+                                     epilog="Commands: tensor-explorer inspect --help, tensor-explorer render --help.")
     parser.add_argument("files", nargs="*", help="scripts to open in the editor, data files to load")
     parser.add_argument("--lang", choices=("en", "zh_CN"), help="interface language")
     parser.add_argument("--presentation", action="store_true", help="start in presentation mode (big fonts)")
     parser.add_argument("--lesson", help="open a built-in lesson by name")
+    parser.add_argument("--install-desktop", action="store_true",
+                        help="add Tensor Explorer to the desktop's application menu (under $XDG_DATA_HOME) and exit")
     options = parser.parse_args(args)
+    if options.install_desktop:
+        from explorer.cli.desktop import install_desktop
+
+        return install_desktop()
     from explorer.app import run_app
 
     return run_app(options)
@@ -36,11 +57,14 @@ def _run_gui(args: list[str]) -> int:
 class _Parser(argparse.ArgumentParser):
     """Reports wrong arguments as one sentence (exit 2 through :func:`fail`), not a usage dump."""
 
+    command = ""  # the subcommand the user typed: the help to point at
+
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"Wrong arguments: {message} (see tensor-explorer {self.prog.split()[-1]} --help).")
+        raise UsageError(f"Wrong arguments: {message} (see tensor-explorer {self.command} --help).")
 
 
-def _command_parser() -> argparse.ArgumentParser:
+def _command_parser(command: str) -> argparse.ArgumentParser:
+    _Parser.command = command
     parser = _Parser(prog="tensor-explorer")
     sub = parser.add_subparsers(dest="command", required=True)
     inspect = sub.add_parser("inspect", help="run a script or load a data file and list its variables")
@@ -60,23 +84,52 @@ def _command_parser() -> argparse.ArgumentParser:
 def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--allow-pickle", action="store_true",
-        help="allow loading pickled objects from a data file (this runs code from the file)",
+        help="allow loading pickled objects from a data file (this runs code from the file; a warning says so)",
     )
-    parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a script is interrupted")
+    parser.add_argument(
+        "--timeout", type=_seconds, default=600.0,
+        help="seconds the whole command may take: kernel start, the run and the inspection (default 600); "
+             "a script still running then is interrupted (its kernel is killed if it ignores that for 3 s; "
+             "an interrupted script's variables get 5 s more to be listed)",
+    )
+
+
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
 
 
 def _run_command(args: list[str]) -> int:
-    parser = _command_parser()
     as_json = "--json" in args
+    guard = SignalGuard()
+    guard.install()  # before the heavy imports: Ctrl+C at any point is one line
     try:
-        options = parser.parse_args(args)
+        options = _command_parser(args[0]).parse_args(args)
         from explorer.cli.run import inspect_target, render_target
 
-        if options.command == "inspect":
-            return inspect_target(options)
-        return render_target(options)
+        return inspect_target(options) if options.command == "inspect" else render_target(options)
     except UsageError as exc:
-        return fail(str(exc), as_json)
+        return fail(str(exc), as_json, exc.kind)
+    except Stopped as stop:
+        fail(f"stopped by {stop.name}; the kernel was shut down.", as_json, "Interrupted")
+        return stop.status
+    finally:
+        with guard.shielded():
+            _stop_kernels()
+        guard.restore()
+
+
+def _stop_kernels() -> None:
+    """Shut down any kernel the command left (only when the kernel module was ever imported)."""
+    headless = sys.modules.get("explorer.kernel.headless")
+    if headless is not None:
+        headless.shutdown_all()
 
 
 if __name__ == "__main__":  # pragma: no cover

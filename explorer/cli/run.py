@@ -1,37 +1,72 @@
-"""The work behind ``inspect`` and ``render``: run the target in a fresh kernel, ask the agent."""
+"""The work behind ``inspect`` and ``render``: run the target in a fresh kernel, ask the agent.
+
+``--timeout`` is one budget for the whole command: the kernel start, loading or running the
+target and every inspection request. A script still running when it is spent is interrupted
+(and its kernel killed if it ignores that; see :class:`~explorer.kernel.headless.HeadlessKernel`);
+the variables it left then get a short grace to be listed.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import stat
 import sys
 from typing import Any
 
-from explorer.cli.common import UsageError, fail, is_script
-from explorer.cli.table import format_table
 from explorer import protocol
-from explorer.kernel.headless import HeadlessKernel, KernelDiedError
+from explorer.cli import report
+from explorer.cli.common import (
+    Budget,
+    CommandTimeout,
+    UsageError,
+    fail,
+    is_script,
+    show,
+    warn,
+)
+from explorer.cli.table import format_table
+from explorer.kernel.headless import (
+    ExtensionError,
+    HeadlessKernel,
+    KernelDiedError,
+    KernelKilledError,
+    KernelStartTimeout,
+)
 
 ARRAY_KINDS = ("tensor", "parameter", "ndarray")
-ERROR_KEYS = ("type", "message", "line", "title", "explanation", "fix")
-HINT_KEYS = ("line", "title", "explanation", "fix")
+#: A script larger than this is not a lesson or an experiment; reading it could exhaust memory.
+MAX_SCRIPT_BYTES = 16 * 1024 * 1024
+#: Seconds to list what a script left after it was interrupted at the end of the budget.
+LIST_GRACE = 5.0
 
 
 def _read_script(path: str) -> str:
-    if not os.path.exists(path):
-        raise UsageError(f"{path} does not exist.")
-    if os.path.isdir(path):
-        raise UsageError(f"{path} is a directory, not a script.")
+    """The script's text, after the checks data files get: a regular file of a sane size."""
+    shown = show(path)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise UsageError(f"{shown} does not exist.") from None
+    except OSError as exc:
+        raise UsageError(f"{shown} cannot be opened ({exc.strerror or type(exc).__name__}).") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise UsageError(f"{shown} is a directory, not a script.")
+    if not stat.S_ISREG(info.st_mode):  # reading a pipe or /dev/zero would wait or never end
+        raise UsageError(f"{shown} is not a regular file (it may be a device or a pipe).")
+    if info.st_size > MAX_SCRIPT_BYTES:
+        raise UsageError(f"{shown} is too large for a script ({info.st_size // (1024 * 1024)} MiB; "
+                         f"the limit is {MAX_SCRIPT_BYTES // (1024 * 1024)} MiB).")
     try:
         with open(path, "rb") as handle:
-            raw = handle.read()
+            raw = handle.read(MAX_SCRIPT_BYTES + 1)
     except OSError as exc:
-        raise UsageError(f"{path} cannot be read ({exc.strerror or exc}).") from exc
+        raise UsageError(f"{shown} cannot be read ({exc.strerror or exc}).") from exc
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise UsageError(f"{path} is not a UTF-8 text script.") from exc
+        raise UsageError(f"{shown} is not a UTF-8 text script.") from exc
 
 
 def _check_target(target: str) -> str | None:
@@ -39,130 +74,127 @@ def _check_target(target: str) -> str | None:
     if is_script(target):
         return _read_script(target)
     if "://" not in target and not os.path.lexists(target):  # URLs get the loader's own sentence
-        raise UsageError(f"{target} does not exist.")
+        raise UsageError(f"{show(target)} does not exist.")
     return None
 
 
-def _load_into(kernel: HeadlessKernel, options: argparse.Namespace, script: str | None) -> tuple[str, dict[str, Any]]:
+def _start(budget: Budget) -> HeadlessKernel:
+    """A fresh kernel, started within the budget (failures are one sentence)."""
+    try:
+        return HeadlessKernel(start_timeout=budget.left())
+    except KernelStartTimeout:
+        raise CommandTimeout(f"the kernel did not start within {budget.option()} s.") from None
+    except (KernelDiedError, ExtensionError, OSError) as exc:
+        raise UsageError(f"the kernel could not be started: {exc}.") from None
+
+
+def _ask(kernel: HeadlessKernel, request: protocol.Request[Any], budget: Budget) -> protocol.Reply[Any]:
+    """Ask within what is left of the budget; running out is a :class:`CommandTimeout`."""
+    reply = kernel.ask(request, timeout=budget.left())
+    if not reply.ok and reply.error is not None and reply.error.type == "Timeout":
+        raise CommandTimeout(f"the inspection did not finish within {budget.option()} s; the kernel was stopped.")
+    return reply
+
+
+def _prepare(kernel: HeadlessKernel, options: argparse.Namespace, budget: Budget) -> str:
+    """The code that loads the data file; with --allow-pickle, a warning when it runs the file's code."""
+    target = options.target
+    path = target if "://" in target else os.path.abspath(target)
+    reply = _ask(kernel, protocol.PrepareLoad(path=path), budget)
+    result = reply.result or {}
+    if reply.ok and result.get("needs_pickle") and options.allow_pickle:
+        # The refusal says which file and what kind of objects; the user chose to run them.
+        warn(f"{result['error'].rstrip('.')}. Loading it anyway because --allow-pickle was given.")
+        reply = _ask(kernel, protocol.PrepareLoad(path=path, allow_pickle=True), budget)
+        result = reply.result or {}
+    message = reply.message or result.get("error")
+    if message:
+        if result.get("needs_pickle"):
+            message = message.rstrip(".") + "; pass --allow-pickle to load it anyway."
+        raise UsageError(message)
+    return str(result["code"])
+
+
+def _load_into(kernel: HeadlessKernel, options: argparse.Namespace, script: str | None,
+               budget: Budget) -> tuple[str, dict[str, Any]]:
     """Run the script (already read) or load the data file in *kernel*; return (code run, the run's outcome)."""
     target = options.target
     if script is not None:
         code = script
-        kernel.ask(protocol.ScriptContext(path=os.path.abspath(target)))
+        _ask(kernel, protocol.ScriptContext(path=os.path.abspath(target)), budget)
     else:
-        path = target if "://" in target else os.path.abspath(target)
-        reply = kernel.ask(protocol.PrepareLoad(path=path, allow_pickle=options.allow_pickle))
-        result = reply.result or {}
-        message = reply.message or result.get("error")
-        if message:
-            if result.get("needs_pickle") and not options.allow_pickle:
-                message = message.rstrip(".") + "; pass --allow-pickle to load it anyway."
-            raise UsageError(message)
-        code = result["code"]
-    outcome = kernel.run(code, timeout=options.timeout)
-    if outcome["status"] == "error" and not is_script(target):
+        code = _prepare(kernel, options, budget)
+    try:
+        outcome = kernel.run(code, timeout=budget.left())
+    except KernelKilledError:
+        if script is None:
+            raise CommandTimeout(f"{show(target)} did not load within {budget.option()} s.") from None
+        raise
+    if outcome["interrupted"]:
+        if script is None:
+            raise CommandTimeout(f"{show(target)} did not load within {budget.option()} s.")
+        budget.allow(LIST_GRACE)
+    if outcome["status"] == "error" and script is None:
         text = next((o.get("evalue", "") for o in outcome["outputs"] if o["type"] == "error"), "")
-        raise UsageError(f"{target} could not be loaded: {text}".rstrip(": ") + ".")
+        raise UsageError(f"{show(target)} could not be loaded: {text}".rstrip(": ") + ".")
     return code, outcome
 
 
-def _after_run(kernel: HeadlessKernel, code: str, outcome: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+def _after_run(kernel: HeadlessKernel, code: str, outcome: dict[str, Any],
+               budget: Budget) -> tuple[dict[str, Any], bool]:
     """The kernel's report after the run, and whether the script failed.
 
     ``sys.exit()`` / ``sys.exit(0)`` end the script normally: the kernel reports a SystemExit,
     the explainer gives it no card (the reply then carries the hints), and the run counts as a success.
     """
     failed = outcome["status"] == "error"
-    reply = kernel.ask(protocol.AfterRun(code=code, failed=failed, exact_overlaps=True))
+    reply = _ask(kernel, protocol.AfterRun(code=code, failed=failed, exact_overlaps=True), budget)
     if not reply.ok or reply.result is None:
-        raise RuntimeError(f"the inspector failed: {reply.message}")
+        raise UsageError(f"the inspector failed: {reply.message}")
     result = dict(reply.result)
     names = {o.get("ename") for o in outcome["outputs"] if o["type"] == "error"}
     if failed and result.get("error") is None and names == {"SystemExit"}:
         failed = False
+    if outcome["interrupted"]:  # the budget ran out, not the script's own KeyboardInterrupt
+        result["error"] = report.timed_out(budget, (result.get("error") or {}).get("line"))
     return result, failed
 
 
-def _contract_error(error: dict[str, Any] | None, script: str | None) -> dict[str, Any] | None:
-    if not error:
-        return None
-    error = _file_lines(error, script)
-    return {key: error.get(key) for key in ERROR_KEYS} | {k: v for k, v in error.items() if k not in ERROR_KEYS}
-
-
-def _contract_hints(hints: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    """The hints as the CLI contract lists them: line, title, explanation, fix (then any extras)."""
-    out = []
-    for hint in hints or []:
-        if isinstance(hint, dict):
-            out.append({key: hint.get(key) for key in HINT_KEYS} | {k: v for k, v in hint.items() if k not in HINT_KEYS})
-    return out
-
-
-def _file_lines(error: dict[str, Any], script: str | None) -> dict[str, Any]:
-    """The card with its lines counted in the file, also from a kernel that counted the compiled cell.
-
-    IPython drops a cell's leading blank lines before compiling; a kernel that does not pass the
-    submitted code to the explainer reports lines that many too low. The card's ``code_line``
-    tells: when the file's line differs but the line that many further down matches, shift.
-    """
-    line, text = error.get("line"), (error.get("code_line") or "").strip()
-    if script is None or not isinstance(line, int) or not text:
-        return error
-    rows = [row.strip() for row in script.splitlines()]
-    if 0 < line <= len(rows) and rows[line - 1] == text:
-        return error
-    skipped = next((i for i, row in enumerate(rows) if row), 0)
-    if skipped and 0 < line + skipped <= len(rows) and rows[line + skipped - 1] == text:
-        moved = dict(error, line=line + skipped)
-        if isinstance(error.get("fix_line"), int):
-            moved["fix_line"] = error["fix_line"] + skipped
-        return moved
-    return error
-
-
-def _died(target: str) -> dict[str, Any]:
-    message = "The kernel process died while running the script (it exited or crashed)."
-    return {"type": "KernelDied", "message": message, "line": None, "title": "The kernel died",
-            "explanation": f"{target} ended the Python process (os._exit, a crash or running out of memory).",
-            "fix": None}
+def _inspect_in(kernel: HeadlessKernel, options: argparse.Namespace, script: str | None,
+                budget: Budget) -> tuple[dict[str, Any], bool]:
+    """Run or load the target and inspect it; a script that killed or outlived its kernel gets a card."""
+    empty: dict[str, Any] = {"variables": []}
+    try:
+        code, outcome = _load_into(kernel, options, script, budget)
+        return _after_run(kernel, code, outcome, budget)
+    except KernelKilledError:
+        return {"snapshot": empty, "error": report.timed_out(budget, killed=True)}, True
+    except KernelDiedError:
+        if script is None:
+            raise UsageError(f"{show(options.target)} could not be loaded: the loader crashed.") from None
+        return {"snapshot": empty, "error": report.died(show(options.target))}, True
 
 
 def inspect_target(options: argparse.Namespace) -> int:
     """``tensor-explorer inspect TARGET [--json]``."""
+    budget = Budget(options.timeout)
     try:
         script = _check_target(options.target)
-        with HeadlessKernel() as kernel:
-            try:
-                code, outcome = _load_into(kernel, options, script)
-                result, failed = _after_run(kernel, code, outcome)
-            except KernelDiedError:
-                if not is_script(options.target):
-                    raise UsageError(f"{options.target} could not be loaded: the loader crashed.")
-                result, failed = {"snapshot": {"variables": []}, "error": _died(options.target)}, True
+        with _start(budget) as kernel:
+            result, failed = _inspect_in(kernel, options, script, budget)
     except UsageError as exc:
-        return fail(str(exc), options.json, "FileLoadError")
-    payload = {"variables": result["snapshot"]["variables"], "error": _contract_error(result.get("error"), script),
-               "hints": _contract_hints((result.get("hints") or []) + (result.get("warnings") or []))}
+        return fail(str(exc), options.json, exc.kind if isinstance(exc, CommandTimeout) else "FileLoadError")
+    payload = {"variables": result["snapshot"]["variables"],
+               "error": report.contract_error(result.get("error"), script),
+               "hints": report.contract_hints((result.get("hints") or []) + (result.get("warnings") or []))}
     if failed and payload["error"] is None:
         payload["error"] = {"type": "Error", "message": "the script raised an exception", "line": None,
                             "title": "The script failed", "explanation": "", "fix": None}
     if options.json:
         print(json.dumps(payload))
     else:
-        print(format_table(payload) + _hint_lines(payload["hints"]))
+        print(format_table(payload) + report.hint_lines(payload["hints"]))
     return 1 if failed else 0
-
-
-def _hint_lines(hints: list[dict[str, Any]]) -> str:
-    """The hints under the table, one block each."""
-    lines = []
-    for hint in hints:
-        where = f" (line {hint['line']})" if hint.get("line") else ""
-        lines += ["", f"Hint{where}: {hint.get('title')}", f"  explanation: {hint.get('explanation')}"]
-        if hint.get("fix"):
-            lines.append(f"  fix: {hint['fix']}")
-    return "\n".join(lines)
 
 
 def _pick_variable(variables: list[dict[str, Any]], wanted: str | None) -> str:
@@ -176,21 +208,31 @@ def _pick_variable(variables: list[dict[str, Any]], wanted: str | None) -> str:
     raise UsageError(f"the target holds {len(arrays)} arrays ({', '.join(arrays[:5])}); choose one with --var.")
 
 
+def _render_in(kernel: HeadlessKernel, options: argparse.Namespace, script: str | None,
+               budget: Budget) -> tuple[str, protocol.Reply[Any], bool]:
+    """Run or load the target, then draw the chosen variable; returns (name, reply, whether the script failed)."""
+    try:
+        code, outcome = _load_into(kernel, options, script, budget)
+    except KernelKilledError:
+        raise CommandTimeout(f"the script was still running after {budget.option()} s and ignored the "
+                             "interrupt, so its kernel was stopped.") from None
+    except KernelDiedError:
+        raise UsageError(f"{show(options.target)} ended the kernel process before anything could be drawn.") from None
+    snapshot = _ask(kernel, protocol.Snapshot(code=code), budget).result or {"variables": []}
+    name = _pick_variable(snapshot["variables"], options.var)
+    reply = _ask(kernel, protocol.Render(name=name, out=os.path.abspath(options.out), layout=options.layout), budget)
+    return name, reply, outcome["status"] == "error"
+
+
 def render_target(options: argparse.Namespace) -> int:
     """``tensor-explorer render TARGET --var NAME --out FILE.png [--json]``."""
+    budget = Budget(options.timeout)
     try:
         script = _check_target(options.target)
-        with HeadlessKernel() as kernel:
-            try:
-                code, outcome = _load_into(kernel, options, script)
-                failed = outcome["status"] == "error"
-            except KernelDiedError:
-                raise UsageError(f"{options.target} ended the kernel process before anything could be drawn.")
-            snapshot = kernel.ask(protocol.Snapshot(code=code)).result or {"variables": []}
-            name = _pick_variable(snapshot["variables"], options.var)
-            reply = kernel.ask(protocol.Render(name=name, out=os.path.abspath(options.out), layout=options.layout))
+        with _start(budget) as kernel:
+            name, reply, failed = _render_in(kernel, options, script, budget)
     except UsageError as exc:
-        return fail(str(exc), options.json)
+        return fail(str(exc), options.json, exc.kind)
     if not reply.ok:
         return fail(_sentence(reply.message), options.json)
     facts = reply.result

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
+
+from explorer.cli.common import printable
 
 COLUMNS = ("name", "kind", "shape", "dtype", "device", "strides", "offset", "contig", "grad_fn", "group", "overlaps")
 
@@ -58,4 +61,5 @@ def format_table(payload: dict[str, Any]) -> str:
         for key in ("title", "explanation", "fix"):
             if error.get(key):
                 lines.append(f"  {key}: {error[key]}")
-    return "\n".join(lines)
+    # A script's own messages (and reprs it shaped) must not drive the terminal.
+    return printable("\n".join(lines), keep_lines=True)

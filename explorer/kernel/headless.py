@@ -3,6 +3,11 @@
 It runs code exactly as the GUI does (same kernel command, same extension, the
 code sent as one cell) and asks the kernel through the same comm protocol, so
 ``tensor-explorer inspect`` reports what the window would show.
+
+Every wait is bounded: the start, each request and each run take a timeout, and a run that
+ignores the interrupt sent at its timeout gets its kernel killed. Every kernel not yet shut down
+is listed in a registry, so a caller ending on a signal can stop them all (:func:`shutdown_all`)
+even when the signal arrived before the object reached it.
 """
 
 from __future__ import annotations
@@ -19,14 +24,34 @@ from explorer.kernel.channel import LOAD_EXTENSION_CODE, CommChannel
 from explorer.kernel.launch import configure_manager, kernel_env
 
 R = TypeVar("R")
+#: Seconds an interrupted run gets to stop before its kernel is killed.
+STOP_GRACE = 3.0
+#: Seconds a kernel gets to start and shake hands when the caller gives no bound.
+START_TIMEOUT = 60.0
+
+_RUNNING: list[HeadlessKernel] = []
 
 
 class KernelDiedError(RuntimeError):
     """The kernel process ended while running code or answering."""
 
 
+class KernelKilledError(KernelDiedError):
+    """The run ignored the interrupt sent at its timeout, so the kernel was killed."""
+
+
+class KernelStartTimeout(TimeoutError):
+    """The kernel did not start and answer within the time given (it has been stopped)."""
+
+
 class ExtensionError(RuntimeError):
     """The kernel has no (or another version of the) explorer extension; the message says what to do."""
+
+
+def shutdown_all() -> None:
+    """Shut down every headless kernel of this process that is still running."""
+    while _RUNNING:
+        _RUNNING[-1].shutdown()
 
 
 class HeadlessKernel:
@@ -38,38 +63,57 @@ class HeadlessKernel:
         Working directory of the kernel process.
     language : str
         Language of the kernel's sentences ("en" for the CLI).
+    start_timeout : float
+        Seconds for the kernel to start and answer the handshake; :class:`KernelStartTimeout` after.
     """
 
-    def __init__(self, cwd: str | None = None, language: str = "en") -> None:
-        self.manager = KernelManager()
-        self._runtime = configure_manager(self.manager)
+    def __init__(self, cwd: str | None = None, language: str = "en", start_timeout: float = START_TIMEOUT) -> None:
+        _RUNNING.append(self)  # first: a signal during the start still finds this kernel
+        self._runtime: str | None = None
         self._replies: dict[int, protocol.Reply[Any]] = {}
         self._closed = False
-        self.manager.start_kernel(env=kernel_env(), cwd=cwd)
+        self.client: Any = None
         try:
+            self.manager = KernelManager()
+            self._runtime = configure_manager(self.manager)
+            deadline = time.monotonic() + start_timeout
+            self.manager.start_kernel(env=kernel_env(die_with_parent=True), cwd=cwd)
             self.client = self.manager.client()
             self.client.start_channels()
-            self.client.wait_for_ready(timeout=60)
+            try:
+                self.client.wait_for_ready(timeout=max(deadline - time.monotonic(), 0.01))
+            except RuntimeError as exc:  # jupyter_client's "Kernel didn't respond in N seconds"
+                if not self.manager.is_alive():
+                    raise KernelDiedError("the kernel process ended while starting") from exc
+                raise KernelStartTimeout(f"the kernel did not start within {start_timeout:g} s") from exc
             self.channel = CommChannel(self.client)
-            self.hello = self._connect(language)
+            self.hello = self._connect(language, deadline)
         except BaseException:
             self.shutdown()
             raise
 
+    @property
+    def runtime(self) -> str | None:
+        """The kernel's private folder (connection file and sockets); removed by :meth:`shutdown`."""
+        return self._runtime
+
     # -- connecting -------------------------------------------------------------------
-    def _connect(self, language: str) -> protocol.HelloReply:
+    def _connect(self, language: str, deadline: float) -> protocol.HelloReply:
         """Open the comm and shake hands; load the extension first if the kernel lacks it."""
         for attempt in range(2):
             self._closed = False
             self.channel.open()
-            reply = self.ask(protocol.Hello(package=__version__, language=language), timeout=60)
+            reply = self.ask(protocol.Hello(package=__version__, language=language),
+                             timeout=deadline - time.monotonic())
             if reply.ok and reply.result is not None:
                 return reply.result
+            if reply.error is not None and reply.error.type == "Timeout":
+                raise KernelStartTimeout("the kernel started but its explorer extension did not answer in time")
             if not self._closed or attempt:
                 raise ExtensionError(f"the kernel's explorer extension did not answer: {reply.message}")
             self.channel = CommChannel(self.client)
             outcome = self.client.execute_interactive(LOAD_EXTENSION_CODE, silent=True, store_history=False,
-                                                      timeout=60)
+                                                      timeout=max(deadline - time.monotonic(), 0.01))
             if outcome["content"].get("status") != "ok":
                 raise ExtensionError("this kernel cannot import tensor-explorer; run `pip install tensor-explorer` "
                                      "in the kernel's environment")
@@ -77,7 +121,8 @@ class HeadlessKernel:
 
     # -- asking -------------------------------------------------------------------------
     def ask(self, request: protocol.Request[R], timeout: float = 600) -> protocol.Reply[R]:
-        """Send one request and wait for its reply (an error Reply on timeout or a closed comm)."""
+        """Send one request and wait for its reply (an error Reply of type "Timeout" after *timeout* s,
+        of type "CommClosed" when the kernel closed the comm)."""
         request_id = self.channel.send(request)
         deadline = time.monotonic() + timeout
         while request_id not in self._replies:
@@ -85,10 +130,10 @@ class HeadlessKernel:
                 return protocol.Reply(False, error=protocol.ErrorInfo("CommClosed", "the kernel closed the comm"))
             if time.monotonic() > deadline:
                 return protocol.Reply(False, error=protocol.ErrorInfo(
-                    "Timeout", f"no answer to {request.method!r} within {timeout:.0f} s"))
+                    "Timeout", f"no answer to {request.method!r} within {max(timeout, 0):g} s"))
             if not self.manager.is_alive():
                 raise KernelDiedError("the kernel died while answering a request")
-            self._pump(0.2)
+            self._pump(min(0.2, max(deadline - time.monotonic(), 0.01)))
         return protocol.unpacked(self._replies.pop(request_id))
 
     def _pump(self, timeout: float) -> dict[str, Any] | None:
@@ -107,10 +152,12 @@ class HeadlessKernel:
         return None
 
     # -- running code ---------------------------------------------------------------------
-    def run(self, code: str, timeout: float | None = None) -> dict[str, Any]:
+    def run(self, code: str, timeout: float | None = None, stop_grace: float = STOP_GRACE) -> dict[str, Any]:
         """Run *code* as one cell; return ``{"status", "outputs" (its errors), "interrupted"}``.
 
-        On *timeout* the kernel is interrupted (the code then ends with KeyboardInterrupt).
+        After *timeout* seconds the kernel is interrupted (the code then ends with KeyboardInterrupt);
+        when it is still busy *stop_grace* seconds later, the kernel is killed and
+        :class:`KernelKilledError` raised.
         """
         outputs: list[dict] = []
         # No stdin: input() fails at once instead of waiting for an answer nobody can type.
@@ -120,13 +167,15 @@ class HeadlessKernel:
         while True:
             if not self.manager.is_alive():
                 raise KernelDiedError("the kernel died while running the code")
+            # Checked on every message, so a script printing without pause still times out.
+            if deadline is not None and time.monotonic() > deadline:
+                if interrupted:
+                    self.kill()
+                    raise KernelKilledError(f"the code ignored the interrupt for {stop_grace:g} s")
+                self.manager.interrupt_kernel()
+                interrupted, deadline = True, time.monotonic() + stop_grace
             msg = self._pump(0.2)
-            if msg is None:
-                if deadline is not None and not interrupted and time.monotonic() > deadline:
-                    self.manager.interrupt_kernel()
-                    interrupted = True
-                continue
-            if msg["parent_header"].get("msg_id") != msg_id:
+            if msg is None or msg["parent_header"].get("msg_id") != msg_id:
                 continue
             kind = msg["msg_type"]
             if kind == "error":  # printed output is not kept: a script may print gigabytes
@@ -137,19 +186,27 @@ class HeadlessKernel:
         return {"status": "error" if failed else "ok", "outputs": outputs, "interrupted": interrupted}
 
     # -- ending ---------------------------------------------------------------------------
+    def kill(self) -> None:
+        """Kill the kernel process (and its process group) at once; the object is then shut down."""
+        self.shutdown()
+
     def shutdown(self) -> None:
-        """Stop the channels and the kernel process (quietly, even if it already died)."""
-        try:
-            client = getattr(self, "client", None)
-            if client is not None:
-                client.stop_channels()
-        finally:
+        """Stop the channels and the kernel process (quietly, even if it already died); remove its folder."""
+        manager = getattr(self, "manager", None)
+        steps = [
+            lambda: self.client is not None and self.client.stop_channels(),
+            lambda: manager is not None and manager.has_kernel and manager.shutdown_kernel(now=True),
+            lambda: manager is not None and manager.cleanup_resources(),
+        ]
+        for step in steps:  # each step runs even when an earlier one failed
             try:
-                self.manager.shutdown_kernel(now=True)
+                step()
             except Exception:  # noqa: BLE001 - a dead kernel cannot be shut down twice
                 pass
-            self.manager.cleanup_resources()
+        if self._runtime is not None:
             shutil.rmtree(self._runtime, ignore_errors=True)
+        if self in _RUNNING:
+            _RUNNING.remove(self)
 
     def __enter__(self) -> HeadlessKernel:
         return self

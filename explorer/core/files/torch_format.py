@@ -27,7 +27,10 @@ from explorer.core.files.common import (
 from explorer.core.i18n import _, ngettext
 
 MAX_WALK = 100_000  # containers/tensors visited when summarising (a hostile file may hold millions)
-_PICKLE_MARKERS = ("Unsupported global", "not an allowed global", "Unsupported class", "Unsupported operand")
+# Phrases of torch's weights-only unpickler (compared in lower case) that mean "this pickle imports or
+# calls something beyond plain tensors" - a class, or a function such as os.system - not damage.
+_PICKLE_MARKERS = ("unsupported global", "not an allowed global", "unsupported class", "unsupported operand",
+                   "call reduce for", "can only ")
 
 
 def _load_code(path: str, name: str, *, mmap: bool, weights_only: bool) -> str:
@@ -74,7 +77,7 @@ def _safe_load(path: str, is_zip: bool) -> Any:
     try:
         return _load_checked(torch, path, is_zip)
     except pickle.UnpicklingError as exc:
-        if any(marker in str(exc) for marker in _PICKLE_MARKERS):
+        if any(marker in str(exc).lower() for marker in _PICKLE_MARKERS):
             raise _pickle_refusal(path, is_zip) from None
         raise FileLoadError(_("{file} is damaged or truncated: its pickled index cannot be read.").format(
             file=label)) from None
