@@ -214,6 +214,13 @@ def _pt_damaged(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
 
 
 @refusal
+def _pt_garbled(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
+    """A legacy checkpoint whose pickle holds a byte that is no pickle opcode at all: damage, not code."""
+    data = b"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19\x00\x00"
+    return load(file(tmp, "garbled.pt", data)), ("'garbled.pt'",)
+
+
+@refusal
 def _pt_bad_sparse(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
     bad = torch.sparse_coo_tensor(torch.tensor([[0, 2**30]]), torch.tensor([1.0, 2.0]), (4,), check_invariants=False)
     torch.save({"s": bad}, tmp / "sparse.pt")

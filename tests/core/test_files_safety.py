@@ -120,3 +120,13 @@ def test_code_never_allows_pickle_by_default(tmp_path: Path) -> None:
     for filename in ("a.npy", "b.pt"):
         code = prepare_load(str(tmp_path / filename))["code"]
         assert "allow_pickle=True" not in code and "weights_only=False" not in code
+
+
+def test_a_real_opcode_refused_is_code_and_a_garbage_byte_is_damage(tmp_path) -> None:
+    """torch says "Unsupported operand N" for both; only a genuine pickle opcode means pickled code."""
+    from explorer.core.files.torch_format import _is_pickled_code
+
+    assert _is_pickled_code("WeightsUnpickler error: Unsupported operand 82")  # REDUCE: calls a function
+    assert _is_pickled_code("WeightsUnpickler error: Unsupported global: GLOBAL posix.system")
+    assert not _is_pickled_code("WeightsUnpickler error: Unsupported operand 0")  # not an opcode: damage
+    assert not _is_pickled_code("invalid load key, 'x'.")

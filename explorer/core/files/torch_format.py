@@ -11,6 +11,8 @@ that it fits in memory.
 from __future__ import annotations
 
 import os
+import pickletools
+import re
 import warnings
 import zipfile
 from typing import Any
@@ -31,6 +33,22 @@ MAX_WALK = 100_000  # containers/tensors visited when summarising (a hostile fil
 # calls something beyond plain tensors" - a class, or a function such as os.system - not damage.
 _PICKLE_MARKERS = ("unsupported global", "not an allowed global", "unsupported class", "unsupported operand",
                    "call reduce for", "can only ")
+
+
+_VALID_OPCODES = frozenset(ord(op.code) for op in pickletools.opcodes)
+
+
+def _is_pickled_code(message: str) -> bool:
+    """Whether the weights-only unpickler refused a real pickle of objects (not random bytes).
+
+    "Unsupported operand N" names an opcode it will not run: a genuine one (GLOBAL, REDUCE ...)
+    means pickled code; a byte that is no pickle opcode at all means a damaged file.
+    """
+    lowered = message.lower()
+    if not any(marker in lowered for marker in _PICKLE_MARKERS):
+        return False
+    found = re.search(r"unsupported operand (\d+)", lowered)
+    return found is None or int(found.group(1)) in _VALID_OPCODES
 
 
 def _load_code(path: str, name: str, *, mmap: bool, weights_only: bool) -> str:
@@ -77,7 +95,7 @@ def _safe_load(path: str, is_zip: bool) -> Any:
     try:
         return _load_checked(torch, path, is_zip)
     except pickle.UnpicklingError as exc:
-        if any(marker in str(exc).lower() for marker in _PICKLE_MARKERS):
+        if _is_pickled_code(str(exc)):
             raise _pickle_refusal(path, is_zip) from None
         raise FileLoadError(_("{file} is damaged or truncated: its pickled index cannot be read.").format(
             file=label)) from None
