@@ -46,7 +46,7 @@ def test_column_view_map(qtbot, cols_ns: dict) -> None:
     row = payload["rows"][0]
     assert row["reached"] == [1, 2, 6, 7]
     start = cols_ns["t"].untyped_storage().data_ptr()
-    assert row["formula"].endswith(f"= {start} + 1 × 8 = {start + 8}")
+    assert row["formula"].endswith(f"= 0x{start:x} + 1 × 8 = 0x{start + 8:x}")  # hex, like the data_ptr column
     assert "M1" in view.message()
 
 
