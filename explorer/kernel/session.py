@@ -52,6 +52,7 @@ class KernelSession(QObject):
         self.manager.autorestart = True
         self._runtime = configure_manager(self.manager)
         self.kernel_client: Any = None
+        self._other_clients: list[Any] = []
         # Exists before the kernel: requests made meanwhile (files named at start) wait for the handshake.
         self.client = ExplorerClient(None, "en", self)
         self.client.ready.connect(self._on_client_ready)
@@ -90,6 +91,7 @@ class KernelSession(QObject):
         client = self._new_client()
         client.start_channels()
         _quiet_comm_manager(client)
+        self._other_clients.append(client)  # stopped with ours: its heartbeat thread must not outlive it
         return client
 
     def _new_client(self) -> Any:
@@ -102,8 +104,10 @@ class KernelSession(QObject):
 
     def shutdown(self) -> None:
         """Stop the kernel process (on quit)."""
-        if self.kernel_client is not None:
-            self.kernel_client.stop_channels()
+        for client in [self.kernel_client, *self._other_clients]:
+            if client is not None:
+                client.stop_channels()
+        self._other_clients = []
         if self.manager.has_kernel:
             self.manager.shutdown_kernel(now=True)
         self.manager.cleanup_resources()
