@@ -55,48 +55,72 @@ def tensor_var(name: str, t: Any, torch: Any) -> dict[str, Any]:
     cls = type(t)
     if cls is torch.Tensor or cls is torch.nn.Parameter:
         try:
-            if t.layout is torch.strided and not t.is_nested and not t.is_meta:
-                return _fast_var(name, t, cls is not torch.Tensor)
+            if t.layout is torch.strided and not t.is_nested and (t.is_cpu or not t.is_meta):
+                return _fast_var(name, t, cls)
         except Exception:  # e.g. a functorch wrapper without storage: redo field by field
             pass
     return _safe_var(name, t, torch)
 
 
-def _fast_var(name: str, t: Any, is_param: bool) -> dict[str, Any]:
+# (class, dtype, device or None for the CPU, shape, strides) -> the fields those decide.
+# Thousands of variables share a handful of layouts, so most tensors copy a template
+# and read only what is their own (addresses, autograd state). The templates' lists
+# are shared between VARs: VARs are read-only records.
+_TEMPLATES: dict[tuple, dict[str, Any]] = {}
+_TEMPLATE_LIMIT = 4096
+
+
+def _fast_var(name: str, t: Any, cls: type) -> dict[str, Any]:
     """Every field of an ordinary strided tensor in one pass (raises on anything unusual)."""
-    item = t.itemsize
-    strides = t.stride()
+    is_cpu = t.is_cpu
+    key = (cls, t.dtype, None if is_cpu else t.device, t.shape, t.stride())
+    var = _TEMPLATES.get(key)
+    var = (var or _template(t, key)).copy()
+    offset = t.storage_offset()
     storage = t.untyped_storage()
-    numel = t.numel()
-    requires_grad = t.requires_grad
-    if requires_grad:
-        is_leaf = t.is_leaf
-        retains = t.retains_grad
+    var["name"] = name
+    var["storage_offset"] = offset
+    var["data_ptr"] = t.data_ptr()
+    var["storage"] = {"data_ptr": storage.data_ptr(), "nbytes": storage.nbytes()}
+    var["is_view"] = t._is_view()
+    var["overlaps"] = []
+    if t.requires_grad:
+        is_leaf = var["is_leaf"] = t.is_leaf
+        retains = var["retains_grad"] = t.retains_grad
         grad_fn = t.grad_fn
+        var["requires_grad"] = True
+        var["grad_fn"] = None if grad_fn is None else type(grad_fn).__name__
         # Reading .grad of a non-leaf that does not retain it only produces a warning.
         grad = t.grad if (is_leaf or retains) else None
     else:
         # Without requires_grad a tensor is a leaf with no grad_fn and cannot retain grad,
         # but a .grad assigned earlier survives requires_grad_(False).
-        is_leaf, retains, grad_fn, grad = True, False, None, t.grad
-    is_cpu = t.is_cpu
-    return {
-        "name": name, "kind": "parameter" if is_param else "tensor", "type": type(t).__name__,
-        "shape": list(t.shape), "dtype": _text(t.dtype),
-        "device": "cpu" if is_cpu else _text(t.device),
+        grad = t.grad
+    if grad is not None:
+        var["grad"] = grad_summary(grad)
+    if var["numel"] <= PREVIEW_MAX_NUMEL and is_cpu:
+        var["preview"] = tensor_preview(t)
+    return var
+
+
+def _template(t: Any, key: tuple) -> dict[str, Any]:
+    """The fields of :func:`_fast_var` that the template key decides, read from *t* once."""
+    cls, dtype, device, shape, strides = key
+    is_param = cls.__name__ == "Parameter"
+    item = t.itemsize
+    numel = t.numel()
+    var = blank_var("", "parameter" if is_param else "tensor", cls.__name__)
+    var.update({
+        "shape": list(shape), "dtype": _text(dtype), "device": "cpu" if device is None else _text(device),
         "strides": list(strides), "byte_strides": [s * item for s in strides],
-        "storage_offset": t.storage_offset(), "data_ptr": t.data_ptr(),
-        "itemsize": item, "numel": numel, "nbytes": t.nbytes,
-        "is_contiguous": t.is_contiguous(), "requires_grad": requires_grad,
-        "is_leaf": is_leaf, "grad_fn": None if grad_fn is None else type(grad_fn).__name__,
-        "grad": None if grad is None else grad_summary(grad),
-        "storage": {"data_ptr": storage.data_ptr(), "nbytes": storage.nbytes()},
-        "memory_group": None, "overlaps": [], "note": None,
-        "retains_grad": retains, "is_parameter": is_param,
-        "preview": tensor_preview(t) if numel <= PREVIEW_MAX_NUMEL and is_cpu else None,
-        "layout": "strided", "is_view": t._is_view(), "copy_hint": None,
-        "length": None, "children": None, "repr": None,
-    }
+        "itemsize": item, "numel": numel, "nbytes": numel * item, "is_contiguous": t.is_contiguous(),
+        "requires_grad": False, "is_leaf": True, "retains_grad": False, "is_parameter": is_param,
+        "layout": "strided",
+    })
+    if len(_TEMPLATES) >= _TEMPLATE_LIMIT:
+        _TEMPLATES.clear()  # a session of ever-new shapes: start over rather than grow
+    _TEMPLATES[key] = var
+    return var
 
 
 # -- the careful path: one step per group of fields ---------------------------
