@@ -312,6 +312,20 @@ def key_from_var(var: dict, value: Any) -> tuple[str, int, int] | None:
     return allocation_key(value)
 
 
+def _keys(entries: list[tuple[dict, Any]]) -> list[tuple[str, int, int] | None]:
+    """:func:`key_from_var` of every entry (inlined: this runs once per variable per snapshot)."""
+    keys: list[tuple[str, int, int] | None] = []
+    append = keys.append
+    for var, value in entries:
+        storage, device = var.get("storage"), var.get("device")
+        if storage and type(device) is str and var.get("kind") in _ARRAY_KINDS:
+            start = storage["data_ptr"]
+            append((device, start, start + storage["nbytes"]))
+        else:
+            append(allocation_key(value))
+    return keys
+
+
 def reach_from_var(var: dict, value: Any) -> Reach | None:
     """:func:`reach` from the summary's facts when they are all there, else from the value."""
     ptr, shape, strides, itemsize = (var.get(k) for k in ("data_ptr", "shape", "byte_strides", "itemsize"))
@@ -340,7 +354,7 @@ def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = Fal
         (the GUI asks :func:`overlaps_of` for the selected variable instead,
         which keeps a snapshot of thousands of views within a few milliseconds).
     """
-    keys = [key_from_var(var, v) for var, v in entries]
+    keys = _keys(entries)
     comps = memory_components(keys)
     labels: dict[int, str] = {}  # numbered in order of each group's first member
     for c in comps:

@@ -92,12 +92,13 @@ class AliasIndex:
     def __init__(self, entry: Callable[[str], tuple[Any, dict | None, str]], children: dict[str, tuple[Any, str]],
                  namespace: dict[str, Any], written: tuple[set[str], ...]) -> None:
         self._sets = [_WrittenSet(_candidates(names, entry, children, namespace)) for names in written]
-        self._any = any(written_set.clusters for written_set in self._sets)
+        #: False when the code wrote no tensor or array: then nothing can be an alias.
+        self.possible = any(written_set.clusters for written_set in self._sets)
 
     def alias_for(self, value: Any, var: dict | None) -> str | None:
         """The first written name sharing a byte with *value* (else one sharing its allocation), or None."""
-        if not self._any:
-            return None  # the code wrote no tensor or array: nothing can be an alias
+        if not self.possible:
+            return None
         key = _key(value, var)
         if key is None:
             return None

@@ -68,17 +68,16 @@ class ChangeTracker:
         walk.variables(variables, None)
         report: dict[str, dict] = {}
         aliases: AliasIndex | None = None
-        for name, is_new in walk.events:
+        for name, is_new, root in walk.events:
             if is_new:
                 report[name] = {"status": _NEW, "through": None}
                 continue
-            value, var, root = walk.entry(name)
             if root in strong or root in weak:
                 report[name] = {"status": _CHANGED, "through": None}
                 continue
             if aliases is None:  # built once per run, only when some change needs an alias
                 aliases = AliasIndex(walk.entry, walk.children, namespace, (strong, weak))
-            alias = aliases.alias_for(value, var)
+            alias = aliases.alias_for(*walk.entry(name)[:2]) if aliases.possible else None
             report[name] = ({"status": "changed_through", "through": alias} if alias is not None
                             else {"status": _CHANGED, "through": None})
         self._prints, self._vars = walk.prints, walk.vars
@@ -101,7 +100,7 @@ class _Walk:
         self.prints: dict[str, tuple] = {}
         self.vars: dict[str, dict] = {}  # name -> VAR, every name visited
         self.children: dict[str, tuple[Any, str]] = {}  # child name -> (value, top-level name)
-        self.events: list[tuple[str, bool]] = []  # (name, is new) in snapshot order
+        self.events: list[tuple[str, bool, str]] = []  # (name, is new, top-level name) in snapshot order
 
     def entry(self, name: str) -> tuple[Any, dict | None, str]:
         """``(value, VAR, top-level name)`` of a visited name (VAR None if it was not visited)."""
@@ -126,8 +125,10 @@ class _Walk:
             found[name] = var
             fp = prints[name] = fingerprint_of(value, var)
             before = old.get(name)
-            if before is None or not unchanged(before, old_vars.get(name), fp, var):
-                events.append((name, before is None))
+            if before is None:
+                events.append((name, True, top))
+            elif before[0] != fp[0] or not unchanged(before, old_vars.get(name), fp, var):  # a new id: changed
+                events.append((name, False, top))
             children = var.get("children")
             if children and type(children) is list:
                 self.variables(children, top)

@@ -136,22 +136,34 @@ def fingerprint(value: Any, var: dict) -> tuple:
 def fingerprint_of(value: Any, var: dict) -> tuple:
     """:func:`fingerprint` for callers inside :func:`inspecting` that keep *var* to compare facts later.
 
-    A quick fingerprint (:func:`is_quick`) leaves the VAR's facts out: compare two of
-    them with :func:`unchanged`, which reads the facts from the two VARs.
+    Small plain CPU tensors and ndarrays (the common case) get a quick one in one
+    step, ``(id, type name, CRC-32 of every element, tag)``: it leaves the VAR's
+    facts out (compare two with :func:`unchanged`, which reads them from the two
+    VARs) and holds no containers, so the cyclic GC soon stops tracking it.
     """
     try:
         cls = type(value)
-        if cls is _PLAIN[1] or cls is _PLAIN[2] or cls is _PLAIN[3]:
-            quick = _quick(value, var, cls)
-            if quick is not None:
-                return quick
-        crc = 0
-        for chunk in _content_bytes(value):
-            crc = zlib.crc32(chunk, crc)
-        return (id(value), type(value).__qualname__, _metadata(value, var), crc,
-                var.get("repr"), len(var.get("children") or ()))
+        if cls is _PLAIN[1]:  # a plain ndarray: its buffer is read as it is, or gathered when strided
+            if var.get("kind") == "ndarray" and var.get("storage") is not None and var["nbytes"] <= EXACT_BYTES \
+                    and not value.dtype.hasobject:
+                return (id(value), "ndarray", zlib.crc32(value if value.flags.c_contiguous else value.tobytes()),
+                        _QUICK)
+        elif cls is _PLAIN[2] or cls is _PLAIN[3]:
+            data = _small_tensor_data(value, var)
+            if data is not None:
+                return (id(value), cls.__qualname__, zlib.crc32(data), _QUICK)
+        return _general(value, var)
     except Exception:  # noqa: BLE001 - a value we cannot read: fall back to identity
         return (id(value), type(value).__qualname__, var.get("repr"))
+
+
+def _general(value: Any, var: dict) -> tuple:
+    """The fingerprint of any value, its facts read from the value where the VAR lacks them."""
+    crc = 0
+    for chunk in _content_bytes(value):
+        crc = zlib.crc32(chunk, crc)
+    return (id(value), type(value).__qualname__, _metadata(value, var), crc, var.get("repr"),
+            len(var.get("children") or ()))
 
 
 # The VAR facts a quick fingerprint stands for (as :func:`_metadata` does for the others).
@@ -180,32 +192,22 @@ def unchanged(before: tuple, old_var: dict | None, now: tuple, new_var: dict) ->
     return all([old_var.get(key) == new_var.get(key) for key in _FACTS])
 
 
-def _quick(value: Any, var: dict, cls: type) -> tuple | None:
-    """``(id, type name, CRC-32 of every element, tag)`` of a small plain CPU tensor or ndarray; else None.
+def _small_tensor_data(value: Any, var: dict) -> Any:
+    """The elements of a small plain strided CPU tensor, as a buffer CRC-32 reads; None: use :func:`_general`.
 
-    The common case in one step, from the facts of the snapshot's own VAR of this
-    very value. The tuple holds no containers, so the cyclic GC stops tracking it.
+    A contiguous tensor is read straight from its memory, once the VAR's facts are
+    checked against the tensor itself; a strided view is gathered by numpy (no torch dispatch).
     """
-    if cls is _PLAIN[1]:
-        if var.get("kind") != "ndarray" or var.get("storage") is None or var["nbytes"] > EXACT_BYTES \
-                or value.dtype.hasobject:
-            return None
-        return (id(value), "ndarray", zlib.crc32(value if value.flags.c_contiguous else value.tobytes()), _QUICK)
     nbytes = var.get("nbytes")
     if var.get("device") != "cpu" or var.get("layout") != "strided" or var.get("storage") is None \
             or nbytes is None or nbytes > EXACT_BYTES:
         return None
-    data = _tensor_data(value, var, nbytes)
-    return None if data is None else (id(value), cls.__qualname__, zlib.crc32(data), _QUICK)
-
-
-def _tensor_data(value: Any, var: dict, nbytes: int) -> Any:
-    """The elements of a small plain CPU tensor, as a buffer CRC-32 reads (None: use the general path)."""
-    ptr = var.get("data_ptr")
-    # The VAR's facts, checked against the tensor itself: its elements are exactly [ptr, ptr + nbytes).
-    if ptr and value.data_ptr() == ptr and value.nbytes == nbytes and value.is_contiguous():
-        return _raw_memory(ptr, nbytes)
-    try:  # a strided view: numpy gathers the elements without torch dispatch
+    ptr = var["data_ptr"]
+    if ptr and var["is_contiguous"] and value.data_ptr() == ptr and value.nbytes == nbytes \
+            and value.is_contiguous():
+        raw = _RAW_TYPES.get(nbytes) or _raw_type(nbytes)
+        return raw.from_address(ptr)
+    try:
         arr = (value.detach() if var.get("requires_grad") else value).numpy()
     except (TypeError, RuntimeError):  # bf16 and dtypes numpy lacks, conj/neg views, quantized
         return None
@@ -222,14 +224,12 @@ def refresh_plain() -> None:
 _RAW_TYPES: dict[int, Any] = {}
 
 
-def _raw_memory(ptr: int, nbytes: int) -> Any:
-    """A buffer over ``nbytes`` bytes at ``ptr`` (no copy); the caller guarantees they belong to a live tensor."""
-    raw = _RAW_TYPES.get(nbytes)
-    if raw is None:
-        raw = ctypes.c_char * nbytes
-        if len(_RAW_TYPES) < 4096:
-            _RAW_TYPES[nbytes] = raw
-    return raw.from_address(ptr)
+def _raw_type(nbytes: int) -> Any:
+    """``ctypes.c_char * nbytes`` (memoised): a buffer type laid over a tensor's memory, no copy."""
+    raw = ctypes.c_char * nbytes
+    if len(_RAW_TYPES) < 4096:
+        _RAW_TYPES[nbytes] = raw
+    return raw
 
 
 def _version(t: Any) -> int | None:

@@ -53,13 +53,23 @@ def grad_summary(grad: Any) -> dict[str, Any]:
 def tensor_var(name: str, t: Any, torch: Any) -> dict[str, Any]:
     """Summarise a tensor; never raises (fields that cannot be read become null with a note)."""
     cls = type(t)
-    if cls is torch.Tensor or cls is torch.nn.Parameter:
+    plain = _PLAIN.get(torch) or _plain_classes(torch)
+    if cls is plain[0] or cls is plain[1]:
         try:
-            if t.layout is torch.strided and not t.is_nested and (t.is_cpu or not t.is_meta):
+            if t.layout is plain[2] and not t.is_nested and (t.is_cpu or not t.is_meta):
                 return _fast_var(name, t, cls)
         except Exception:  # e.g. a functorch wrapper without storage: redo field by field
             pass
     return _safe_var(name, t, torch)
+
+
+# torch module -> (Tensor, Parameter, strided): three attribute lookups saved per tensor.
+_PLAIN: dict[Any, tuple[type, type, Any]] = {}
+
+
+def _plain_classes(torch: Any) -> tuple[type, type, Any]:
+    found = _PLAIN[torch] = (torch.Tensor, torch.nn.Parameter, torch.strided)
+    return found
 
 
 # (class, dtype, device or None for the CPU, shape, strides) -> the fields those decide.
@@ -74,14 +84,17 @@ def _fast_var(name: str, t: Any, cls: type) -> dict[str, Any]:
     """Every field of an ordinary strided tensor in one pass (raises on anything unusual)."""
     is_cpu = t.is_cpu
     key = (cls, t.dtype, None if is_cpu else t.device, t.shape, t.stride())
-    var = _TEMPLATES.get(key)
-    var = (var or _template(t, key)).copy()
+    template = _TEMPLATES.get(key) or _template(t, key)
+    var = template.copy()
     offset = t.storage_offset()
+    ptr = t.data_ptr()
     storage = t.untyped_storage()
     var["name"] = name
     var["storage_offset"] = offset
-    var["data_ptr"] = t.data_ptr()
-    var["storage"] = {"data_ptr": storage.data_ptr(), "nbytes": storage.nbytes()}
+    var["data_ptr"] = ptr
+    # Element 0 is offset elements into the storage (an empty tensor reports address 0: ask the storage).
+    var["storage"] = {"data_ptr": ptr - offset * template["itemsize"] if ptr else storage.data_ptr(),
+                      "nbytes": storage.nbytes()}
     var["is_view"] = t._is_view()
     var["overlaps"] = []
     if t.requires_grad:
