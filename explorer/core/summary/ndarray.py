@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from explorer.core.i18n import _, ngettext
 from explorer.core.summary.fields import add_note, blank_var, error_text
 from explorer.core.summary.format import array_preview, clip
 from explorer.core.summary.static import PRISTINE_BUILTINS, array_base, array_data_ptr, library, plain_array
@@ -174,11 +175,12 @@ def _step_strides(a: Any, var: dict[str, Any], ndarray: type) -> None:
     var["byte_strides"] = byte_strides
     item = var["itemsize"]
     if not item:
-        add_note(var, "itemsize is 0: strides and offset in elements are undefined")
+        add_note(var, _("itemsize is 0: strides and offset in elements are undefined"))
     elif all(s % item == 0 for s in byte_strides):
         var["strides"] = [s // item for s in byte_strides]
     else:
-        add_note(var, f"strides in elements undefined: byte strides {byte_strides} are not multiples of itemsize {item}")
+        add_note(var, _("strides in elements undefined: byte strides {strides} are not multiples of itemsize {item}")
+                 .format(strides=byte_strides, item=item))
 
 
 def _step_memory(a: Any, var: dict[str, Any], ndarray: type) -> None:
@@ -195,7 +197,9 @@ def _step_memory(a: Any, var: dict[str, Any], ndarray: type) -> None:
     if offset % item == 0:
         var["storage_offset"] = offset // item
     else:
-        add_note(var, f"storage offset in elements undefined: {offset} bytes is not a multiple of itemsize {item}")
+        add_note(var, ngettext("storage offset in elements undefined: {offset} byte is not a multiple of itemsize {item}",
+                               "storage offset in elements undefined: {offset} bytes is not a multiple of itemsize "
+                               "{item}", offset).format(offset=offset, item=item))
 
 
 def _step_preview(a: Any, var: dict[str, Any], ndarray: type) -> None:

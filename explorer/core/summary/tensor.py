@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from explorer.core.i18n import _, ngettext
 from explorer.core.summary.fields import add_note, blank_var, error_text
 from explorer.core.summary.format import tensor_preview
 from explorer.core.summary.sparse import sparse_problem
@@ -147,7 +148,7 @@ def _safe_var(name: str, t: Any, torch: Any) -> dict[str, Any]:
     var["is_parameter"] = is_param
     state: dict[str, Any] = {"lazy": _is_lazy(cls, torch)}
     if state["lazy"]:
-        add_note(var, "uninitialized (lazy) parameter: no shape or data until the first forward call")
+        add_note(var, _("uninitialized (lazy) parameter: no shape or data until the first forward call"))
     for field, step in _STEPS:
         try:
             step(t, var, torch, state)
@@ -175,7 +176,7 @@ def _step_shape(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) 
     if state["lazy"]:
         return
     if state.get("nested"):
-        add_note(var, "nested tensor: its parts have different shapes, so there is no single shape")
+        add_note(var, _("nested tensor: its parts have different shapes, so there is no single shape"))
     else:
         var["shape"] = [int(d) for d in tget(t, "shape")]
     numel = int(tcall(t, "numel"))
@@ -211,14 +212,22 @@ def _step_strides(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]
 
 def _note_no_strides(t: Any, var: dict[str, Any], state: dict[str, Any]) -> None:
     """Say why strides are null; for sparse tensors mention how many values are stored."""
-    kind = "nested" if state.get("nested") else (var["layout"] or "non-strided")
-    extra = ""
-    if str(var["layout"]).startswith("sparse"):
+    if state.get("nested"):
+        add_note(var, _("nested tensor: no strides"))
+        return
+    layout = var["layout"] or "non-strided"
+    stored = None
+    if str(layout).startswith("sparse"):
         try:
-            extra = f" (stores {int(tcall(t, '_nnz'))} non-zero values)"
+            stored = int(tcall(t, "_nnz"))
         except Exception:  # _nnz is private and layout-specific
-            extra = ""
-    add_note(var, f"{kind} tensor: no strides{extra}")
+            stored = None
+    if stored is None:
+        add_note(var, _("{layout} tensor: no strides").format(layout=layout))
+    else:
+        add_note(var, ngettext("{layout} tensor: no strides (stores {n} non-zero value)",
+                               "{layout} tensor: no strides (stores {n} non-zero values)", stored)
+                 .format(layout=layout, n=stored))
 
 
 def _step_memory(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
@@ -227,7 +236,7 @@ def _step_memory(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any])
         return
     if state.get("device_type") == "meta":
         var["data_ptr"] = 0
-        add_note(var, "meta tensor: shape and dtype only, no data or storage")
+        add_note(var, _("meta tensor: shape and dtype only, no data or storage"))
         return
     try:
         var["data_ptr"] = int(tcall(t, "data_ptr"))
@@ -243,12 +252,12 @@ def _no_storage_reason(t: Any, exc: BaseException, torch: Any) -> str:
     """Why a tensor has no data pointer, in words a learner can use."""
     try:
         if torch._C._functorch.is_functorch_wrapped_tensor(t):
-            return "functorch-wrapped tensor (leaked from vmap/grad): no storage of its own"
+            return _("functorch-wrapped tensor (leaked from vmap/grad): no storage of its own")
     except Exception:  # private API; fall back to the raw error text
         pass
     layout = str(tget(t, "layout"))
     if "sparse" in layout:
-        return f"{layout.removeprefix('torch.')} tensor: no single storage"
+        return _("{layout} tensor: no single storage").format(layout=layout.removeprefix("torch."))
     return error_text("storage", exc)
 
 
