@@ -57,8 +57,9 @@ def tensor_var(name: str, t: Any, torch: Any) -> dict[str, Any]:
     plain = _PLAIN.get(torch) or _plain_classes(torch)
     if cls is plain[0] or cls is plain[1]:
         try:
-            if t.layout is plain[2] and not t.is_nested and (t.is_cpu or not t.is_meta):
-                return _fast_var(name, t, cls)
+            is_cpu = t.is_cpu
+            if t.layout is plain[2] and not t.is_nested and (is_cpu or not t.is_meta):
+                return _fast_var(name, t, cls, is_cpu)
         except Exception:  # e.g. a functorch wrapper without storage: redo field by field
             pass
     return _safe_var(name, t, torch)
@@ -81,9 +82,8 @@ _TEMPLATES: dict[tuple, dict[str, Any]] = {}
 _TEMPLATE_LIMIT = 4096
 
 
-def _fast_var(name: str, t: Any, cls: type) -> dict[str, Any]:
+def _fast_var(name: str, t: Any, cls: type, is_cpu: bool) -> dict[str, Any]:
     """Every field of an ordinary strided tensor in one pass (raises on anything unusual)."""
-    is_cpu = t.is_cpu
     key = (cls, t.dtype, None if is_cpu else t.device, t.shape, t.stride())
     template = _TEMPLATES.get(key) or _template(t, key)
     var = template.copy()
