@@ -66,11 +66,17 @@ class GuiPath:
         """Milliseconds of one ``after_run`` and its reply."""
         from explorer.core.summary.guard import inspecting
 
-        with inspecting():
-            start = time.perf_counter()
-            reply = self.agent.after_run(self.request, self.client)
-            took = (time.perf_counter() - start) * 1000
-        self.gc_ms.append(_collector_ms())
+        _GC_SPENT[0] = 0.0
+        gc.callbacks.append(_on_gc)
+        try:
+            with inspecting():
+                start = time.perf_counter()
+                reply = self.agent.after_run(self.request, self.client)
+                took = (time.perf_counter() - start) * 1000
+            [[] for _ in range(8)]  # noqa: B018 - allocations: the collector's trigger, if leaving did not pull it
+        finally:
+            gc.callbacks.remove(_on_gc)
+        self.gc_ms.append(_GC_SPENT[0] * 1000)
         return took, reply
 
 
@@ -83,17 +89,6 @@ def _on_gc(phase: str, info: dict) -> None:
         _GC_START[:] = [time.perf_counter()]
     elif _GC_START:
         _GC_SPENT[0] += time.perf_counter() - _GC_START[0]
-
-
-def _collector_ms() -> float:
-    """Let the collector run the pass our run deferred (one allocation triggers it); its milliseconds."""
-    _GC_SPENT[0] = 0.0
-    gc.callbacks.append(_on_gc)
-    try:
-        [[] for _ in range(8)]  # noqa: B018 - allocations: the GC's trigger
-    finally:
-        gc.callbacks.remove(_on_gc)
-    return _GC_SPENT[0] * 1000
 
 
 def small_code(n: int) -> str:
