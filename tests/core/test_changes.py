@@ -199,3 +199,30 @@ def test_module_parameter_changed_through_state_dict_child() -> None:
     assert report["lin.weight"] == {"status": "changed_through", "through": "sd['weight']"}
     assert report["sd['weight']"]["status"] == "changed"
     assert "lin.bias" not in report
+
+
+@pytest.mark.parametrize("value", [
+    np.arange(10).astype("datetime64[D]"),  # small: hashed whole
+    np.arange(20_000).astype("datetime64[s]"),  # large: sampled
+    np.arange(20_000.0),  # large contiguous array: sampled straight from its memory
+], ids=["datetime-small", "datetime-large", "float-large"])
+def test_a_write_the_code_does_not_name_is_seen_in_any_array(value: np.ndarray) -> None:
+    """Found by content alone (the code names no variable), whatever the dtype or size."""
+    ns = {"arr": value}
+    tracker = ChangeTracker()
+    tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "")
+    value.view(np.int64)[0] += 1  # the first sampled chunk starts at element 0
+    assert tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "") == {
+        "arr": {"status": "changed", "through": None}}
+
+
+def test_large_contiguous_tensor_write_is_seen_by_its_version_and_samples() -> None:
+    big = torch.zeros(100_000)
+    ns = {"big": big}
+    tracker = ChangeTracker()
+    tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "")
+    big.numpy()[0] = 1.0  # numpy bumps no version counter: the sampled chunks see it
+    assert "big" in tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "")
+    big[50_000] = 2.0  # not in any sampled chunk, but torch's in-place write bumps the version
+    assert "big" in tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "")
+    assert tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "") == {}
