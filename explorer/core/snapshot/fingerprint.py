@@ -18,6 +18,11 @@ What the fingerprint covers:
   unnoticed;
 * other values: identity, type and the summary's ``repr``.
 
+How it is read: plain CPU tensors and ndarrays described by a snapshot VAR (the
+common case) take one step, the elements' bytes straight from memory (a strided
+view is gathered by numpy, without torch dispatch), and keep their metadata in
+that VAR instead of copying it (:func:`fingerprint_of`, :func:`unchanged`);
+anything else reads its metadata from the value through the base classes.
 No user code runs (DESIGN.md, "Inspection never runs user code").
 """
 
