@@ -14,6 +14,7 @@ from typing import Any
 
 from explorer.core.i18n import N_, _
 from explorer.core.memory.groups import allocation
+from explorer.core.snapshot.written import parse_code
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting
 
 __builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
@@ -55,9 +56,8 @@ def _source_call(value: ast.AST) -> tuple[str, str] | None:
 
 def _assignments(code: str) -> list[tuple[str, str, str]]:
     """(target, template, source) for each ``name = <copying call>`` in *code*."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, TypeError, RecursionError):
+    tree = parse_code(code) if type(code) is str else None
+    if tree is None:
         return []
     found = []
     for node in ast.walk(tree):
