@@ -335,6 +335,25 @@ def _run_group(group: Callable[..., list[Row]], quick: bool) -> list[Row]:
         return [(f"{group.__name__}: failed", "", f"{type(exc).__name__}: {exc}", "")]
 
 
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+
+
+def _write(path: str, generated: str) -> None:
+    """Put *generated* between the markers of *path* (the prose around them stays); a new file gets a heading."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            old = handle.read()
+    except FileNotFoundError:
+        old = ""
+    if START in old and END in old:
+        head, rest = old.split(START, 1)
+        text = head + START + "\n" + generated + rest[rest.index(END):]
+    else:
+        text = f"# Benchmarks\n\n{START}\n{generated}{END}\n"
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
@@ -361,13 +380,8 @@ def main() -> int:
     table = "\n".join(lines)
     print(table)
     if args.write:
-        with open(args.write, "w", encoding="utf-8") as handle:
-            handle.write("# Benchmarks\n\nProduced by `.venv/bin/python scripts/bench.py --write docs/benchmarks.md` "
-                         f"on {time.strftime('%Y-%m-%d')} ({machine}; peers: {peer_versions()}).\n"
-                         "Each row's reference was measured in the same run. This is a shared 2-core VM: between "
-                         "runs the pure-Python rows varied by up to 1.7x (the calibration row shows the machine's "
-                         "speed at the time).\n\n")
-            handle.write(table + "\n")
+        _write(args.write, f"Produced by `.venv/bin/python scripts/bench.py --write docs/benchmarks.md` on "
+               f"{time.strftime('%Y-%m-%d')} ({machine}; peers: {peer_versions()}).\n\n" + table + "\n")
     return 0
 
 

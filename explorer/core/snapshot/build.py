@@ -6,7 +6,7 @@ import warnings
 from typing import Any
 
 import explorer.core.memory.groups  # noqa: F401 - imported now so numpy is bound before user code can hide it
-from explorer.core.summary.dispatch import summarize_namespace
+from explorer.core.summary.namespace import summarize_namespace
 from explorer.core.summary.format import preview_budget
 from explorer.core.summary.static import PRISTINE_BUILTINS, gc_paused, inspecting
 

@@ -136,42 +136,14 @@ def summarize_into(name: str, value: Any, entries: list[tuple[dict, Any]]) -> di
         return var
 
 
-def summarize_namespace(namespace: dict[str, Any], entries: list[tuple[dict, Any]]) -> list[dict[str, Any]]:
-    """The VARs of every variable :func:`~explorer.core.summary.namespace.is_hidden` lets through, in order.
-
-    Equal to calling ``summarize_into`` for each shown name; plain tensors and arrays
-    (most variables) skip the generic steps. Call inside :func:`inspecting`.
-
-    Parameters
-    ----------
-    namespace : dict
-        The user namespace (read through ``dict.items``: a dict subclass's overrides never run).
-    entries : list
-        Receives ``(var, value)`` per tensor/array, as in :func:`summarize_into`.
-    """
-    from explorer.core.summary.namespace import HIDDEN_NAMES, is_hidden
-
-    _refresh_plain()
-    tensor, ndarray, torch = _PLAIN
-    variables: list[dict[str, Any]] = []
-    append, remember = variables.append, entries.append
-    for name, value in list(dict.items(namespace)):
-        cls = type(value)
-        if (cls is tensor or cls is ndarray) and type(name) is str and name[:1] != "_" and name not in HIDDEN_NAMES:
-            try:
-                var = tensor_var(name, value, torch) if cls is tensor else array_var(name, value, cls)
-            except Exception:  # noqa: BLE001 - as summarize_into: never a failing snapshot
-                append(summarize_into(name, value, entries))
-                continue
-            remember((var, value))
-            append(var)
-        elif not is_hidden(name, value):
-            append(summarize_into(name, value, entries))
-    return variables
-
-
 # (torch.Tensor, numpy.ndarray, torch) once those modules are loaded; until then sentinels.
 _PLAIN: list[Any] = [object(), object(), None]
+
+
+def plain_types() -> tuple[Any, Any, Any]:
+    """``(torch.Tensor, numpy.ndarray, torch)`` as far as the user has imported them (sentinels otherwise)."""
+    _refresh_plain()
+    return _PLAIN[0], _PLAIN[1], _PLAIN[2]
 
 
 def _refresh_plain() -> None:
