@@ -59,7 +59,7 @@ def tensor_var(name: str, t: Any, torch: Any) -> dict[str, Any]:
         try:
             is_cpu = t.is_cpu
             if t.layout is plain[2] and not t.is_nested and (is_cpu or not t.is_meta):
-                return _fast_var(name, t, cls, is_cpu)
+                return _fast_var(name, t, cls, is_cpu, cls is plain[1])
         except Exception:  # e.g. a functorch wrapper without storage: redo field by field
             pass
     return _safe_var(name, t, torch)
@@ -82,10 +82,10 @@ _TEMPLATES: dict[tuple, dict[str, Any]] = {}
 _TEMPLATE_LIMIT = 4096
 
 
-def _fast_var(name: str, t: Any, cls: type, is_cpu: bool) -> dict[str, Any]:
+def _fast_var(name: str, t: Any, cls: type, is_cpu: bool, is_param: bool) -> dict[str, Any]:
     """Every field of an ordinary strided tensor in one pass (raises on anything unusual)."""
     key = (cls, t.dtype, None if is_cpu else t.device, t.shape, t.stride())
-    template = _TEMPLATES.get(key) or _template(t, key)
+    template = _TEMPLATES.get(key) or _template(t, key, is_param)
     var = template.copy()
     offset = t.storage_offset()
     ptr = t.data_ptr()
@@ -117,10 +117,9 @@ def _fast_var(name: str, t: Any, cls: type, is_cpu: bool) -> dict[str, Any]:
     return var
 
 
-def _template(t: Any, key: tuple) -> dict[str, Any]:
+def _template(t: Any, key: tuple, is_param: bool) -> dict[str, Any]:
     """The fields of :func:`_fast_var` that the template key decides, read from *t* once."""
     cls, dtype, device, shape, strides = key
-    is_param = cls.__name__ == "Parameter"
     item = t.itemsize
     numel = t.numel()
     var = blank_var("", "parameter" if is_param else "tensor", cls.__name__)
