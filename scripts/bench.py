@@ -3,7 +3,9 @@
 
 usage: .venv/bin/python scripts/bench.py [--quick] [--only GROUP] [--write docs/benchmarks.md]
   --quick   skip the rows that need GiB-sized tensors and files
-  --only    run the groups whose name contains GROUP (machine, snapshot, rerun, memory, image, stats, files, ...)
+  --only    run the groups whose name contains GROUP (machine, snapshot, peers, scaling, rerun, memory,
+            image, stats, files, ...)
+Peers (spyder-kernels, lovely-tensors) are the ``bench`` extra: ``pip install -e '.[bench]'``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ import os
 import platform
 import statistics
 import sys
-import tempfile
 import time
 from typing import Any, Callable
 
@@ -23,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
+from bench_snapshot import bench_files, bench_peers, bench_scaling, peer_versions  # noqa: E402
 
 Row = tuple[str, str, str, str]  # what, ours, reference, target
 
@@ -46,6 +48,7 @@ def bench_machine() -> list[Row]:
 
 
 def bench_snapshot() -> list[Row]:
+    """The CLI's snapshot (every overlap exact), and a 1 GiB tensor costing what an 8-byte one costs."""
     from explorer.core.snapshot.build import build_snapshot
 
     ns: dict[str, Any] = {}
@@ -53,19 +56,22 @@ def bench_snapshot() -> list[Row]:
         ns[f"t{i}"] = torch.zeros(4, 4)
         ns[f"a{i}"] = np.zeros((4, 4))
         ns[f"v{i}"] = ns[f"t{i}"][1:, ::2]
-    ms = median_ms(lambda: build_snapshot(ns, overlaps=False), repeat=15)
     ms_exact = median_ms(lambda: build_snapshot(ns, exact_overlaps=True), repeat=9)
     big = {"x": torch.empty(2**28)}  # 1 GiB of float32
     small = {"x": torch.zeros(2)}  # 8 bytes
     ms_big = median_ms(lambda: build_snapshot(big), repeat=200)
     ms_small = median_ms(lambda: build_snapshot(small), repeat=200)
     return [
-        ("snapshot, 3,000 variables (1,000 tensors, 1,000 arrays, 1,000 views), GUI: groups, overlaps on selection",
-         f"{ms:.1f} ms", "Spyder's namespace view ~380 ms (brief)", "< 25 ms"),
-        ("same namespace, CLI: every overlap exact", f"{ms_exact:.1f} ms", "", ""),
+        ("snapshot, 3,000 variables (1,000 4x4 tensors, 1,000 arrays, 1,000 views), CLI: every overlap exact",
+         f"{ms_exact:.1f} ms", "", ""),
         ("snapshot, one 1 GiB tensor vs one 8-byte tensor", f"{ms_big * 1000:.0f} us vs {ms_small * 1000:.0f} us",
          f"ratio {ms_big / ms_small:.2f}x", "<= 1.2x"),
     ]
+
+
+def bench_rerun() -> list[Row]:
+    """Issue 10's loop, re-run."""
+    return [_issue_rerun_row()]
 
 
 def bench_memory_groups() -> list[Row]:
@@ -109,85 +115,21 @@ def bench_memory_groups() -> list[Row]:
             ("same, plus bounded exact overlaps within groups", f"{ms_bounded:.0f} ms", "", "")]
 
 
-_RERUN_CODE = (  # the run's code as the tracker and copy hints see it (a loop: the script's size is fixed)
-    "for i in range(N):\n"
-    "    globals()[f't{i}'] = torch.rand(32, 32)\n"
-    "    globals()[f'a{i}'] = np.random.rand(32, 32)\n"
-    "    globals()[f'v{i}'] = globals()[f't{i}'][1:, ::2]\n"
-)
-
-
-def _rebind(ns: dict[str, Any], n: int) -> None:
-    """What the script does: n variables, a third each 32x32 tensors, 32x32 arrays and views of the tensors."""
-    for i in range(n // 3):
-        ns[f"t{i}"] = t = torch.rand(32, 32)
-        ns[f"a{i}"] = np.random.rand(32, 32)
-        ns[f"v{i}"] = t[1:, ::2]
-
-
-def _after_run_ms(n: int, repeat: int) -> tuple[float, float]:
-    """Median ms of the core path the GUI takes after a run (first run, then a second with all rebound).
-
-    The agent's do_snapshot sequence: build_snapshot (groups, overlaps on selection),
-    CopyHints.update and ChangeTracker.update with the run's code (replicated here
-    rather than imported from explorer.core.agent, which is being rewritten).
-    """
-    from explorer.core.snapshot.build import build_snapshot
-    from explorer.core.snapshot.changes import ChangeTracker
-    from explorer.core.snapshot.copy_hints import CopyHints
-
-    code = _RERUN_CODE.replace("range(N)", f"range({n // 3})")
-    first, second = [], []
-    for _ in range(repeat):
-        ns: dict[str, Any] = {}
-        tracker, hints = ChangeTracker(), CopyHints()
-        for times in (first, second):
-            _rebind(ns, n)
-            start = time.perf_counter()
-            snap = build_snapshot(ns, overlaps=False)
-            hints.update(code, ns, snap["variables"])
-            snap["changes"] = tracker.update(ns, snap["variables"], code)
-            times.append((time.perf_counter() - start) * 1000)
-            assert len(snap["changes"]) == 3 * (n // 3), "every variable is new or changed"
-    return statistics.median(first), statistics.median(second)
-
-
-def bench_rerun_scaling() -> list[Row]:
-    """Snapshot + copy hints + change tracker after a run, at 1k to 16k variables: growth per doubling."""
-    rows: list[Row] = []
-    previous: tuple[float, float] | None = None
-    for n in (1000, 2000, 4000, 8000, 16000):
-        first, second = _after_run_ms(n, repeat=7 if n <= 4000 else 3)
-        growth = "" if previous is None else f"x{first / previous[0]:.2f} / x{second / previous[1]:.2f} per doubling"
-        rows.append((f"after a run, {n:,} variables (32x32 tensors, arrays, views): first run / second run, all rebound",
-                     f"{first:.1f} / {second:.1f} ms", growth, "growth ~x2 (linear)"))
-        previous = (first, second)
-    first, second = _after_run_ms(3000, repeat=9)
-    rows.append(("after a run, 3,000 variables re-bound (second run): snapshot + copy hints + change tracker",
-                 f"{second:.1f} ms", f"first run {first:.1f} ms", "< 25 ms"))
-    rows.append(_issue_rerun_row())
-    return rows
-
-
 def _issue_rerun_row() -> Row:
     """Issue 10's example: re-running a loop that rebinds 2,000 small tensors (24 s in the kernel before)."""
-    from explorer.core.snapshot.build import build_snapshot
-    from explorer.core.snapshot.changes import ChangeTracker
-    from explorer.core.snapshot.copy_hints import CopyHints
+    from bench_snapshot import GuiPath
 
     code = 'for i in range(2000): globals()[f"v{i}"] = torch.zeros(i % 7 + 1)'
     ns: dict[str, Any] = {}
-    tracker, hints = ChangeTracker(), CopyHints()
+    path = GuiPath(ns, code)
 
     def run() -> None:
         exec(code, {"torch": torch, "globals": lambda: ns})  # noqa: S102 - the benchmark's own code
-        snap = build_snapshot(ns, overlaps=False)
-        hints.update(code, ns, snap["variables"])
-        tracker.update(ns, snap["variables"], code)
+        path.run()
 
     ms = median_ms(run, repeat=9)
     return ("re-run `for i in range(2000): globals()[f\"v{i}\"] = torch.zeros(i % 7 + 1)`: "
-            "rebinding + snapshot + copy hints + change tracker", f"{ms:.1f} ms", "", "")
+            "rebinding + GUI path (`Agent.after_run`)", f"{ms:.1f} ms", "24 s in the kernel before issue 10", "")
 
 
 def bench_run_to_updated(runs: int = 50) -> list[Row]:
@@ -321,31 +263,6 @@ def bench_stats() -> list[Row]:
     return rows
 
 
-def bench_files() -> list[Row]:
-    from explorer.core.files.prepare import prepare_load
-    from explorer.core.summary.dispatch import summarize
-
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        npy, pt = os.path.join(tmp, "big.npy"), os.path.join(tmp, "big.pt")
-        data = np.ones(2**29, dtype=np.float32)  # 2 GiB
-        np.save(npy, data)
-        torch.save({"w": torch.from_numpy(data)}, pt)
-        del data  # 2 GiB: not held while loading is timed
-        for label, path, full in (("2 GiB .npy", npy, lambda p: np.load(p)), ("2 GiB .pt", pt, lambda p: torch.load(p, weights_only=True))):
-            def ours() -> None:
-                plan = prepare_load(path)
-                ns: dict[str, Any] = {}
-                exec(plan["code"], ns)
-                summarize(plan["name"], ns[plan["name"]])
-
-            ours_ms = median_ms(ours, repeat=5, warmup=1)
-            full_ms = median_ms(lambda: full(path), repeat=2, warmup=0)
-            rows.append((f"open {label} -> metadata (mmap)", f"{ours_ms:.1f} ms",
-                         f"full load {full_ms:.0f} ms -> {full_ms / ours_ms:.0f}x faster", "< 50 ms, >= 20x"))
-    return rows
-
-
 _STARTUP = """
 import time, sys
 start = float(sys.argv[1])
@@ -403,6 +320,40 @@ def bench_graph_layout() -> list[Row]:
     return [("graph layout, 500 nodes (networkx layers)", f"{ms:.0f} ms", "", "< 1000 ms")]
 
 
+GROUPS: list[Callable[[], list[Row]]] = [
+    bench_machine, bench_snapshot, bench_peers, bench_scaling, bench_rerun, bench_memory_groups,
+    bench_run_to_updated, bench_startup, bench_graph_layout, bench_image, bench_stats, bench_files,
+]
+BIG = {"bench_image", "bench_stats", "bench_files"}  # rows that need GiB-sized tensors and files
+
+
+def _run_group(group: Callable[..., list[Row]], quick: bool) -> list[Row]:
+    """A group's rows; a group that fails gives one row saying why instead of ending the run."""
+    try:
+        return group(quick=quick) if group is bench_peers else group()
+    except Exception as exc:  # noqa: BLE001 - one broken row must not hide the others
+        return [(f"{group.__name__}: failed", "", f"{type(exc).__name__}: {exc}", "")]
+
+
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+
+
+def _write(path: str, generated: str) -> None:
+    """Put *generated* between the markers of *path* (the prose around them stays); a new file gets a heading."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            old = handle.read()
+    except FileNotFoundError:
+        old = ""
+    if START in old and END in old:
+        head, rest = old.split(START, 1)
+        text = head + START + "\n" + generated + rest[rest.index(END):]
+    else:
+        text = f"# Benchmarks\n\n{START}\n{generated}{END}\n"
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
@@ -413,31 +364,24 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])  # one for every row that needs Qt  # noqa: F841
-    groups = [bench_machine, bench_snapshot, bench_rerun_scaling, bench_memory_groups, bench_run_to_updated,
-              bench_startup, bench_graph_layout]
-    if not args.quick:
-        groups += [bench_image, bench_stats, bench_files]
+    groups = [g for g in GROUPS if not (args.quick and g.__name__ in BIG)]
     if args.only:
-        groups = [g for g in [bench_machine, bench_snapshot, bench_rerun_scaling, bench_memory_groups,
-                              bench_run_to_updated, bench_startup, bench_graph_layout, bench_image, bench_stats,
-                              bench_files] if args.only in g.__name__]
-    rows: list[Row] = []
+        groups = [g for g in GROUPS if args.only in g.__name__]
+    rows: list[tuple[str, ...]] = []
     for group in groups:
         print(f"... {group.__name__}", file=sys.stderr, flush=True)
-        rows += group()
-    header = ("what", "Tensor Explorer", "reference (same run)", "target")
+        command = f"`scripts/bench.py --only {group.__name__.removeprefix('bench_')}`"
+        rows += [(*row, command) for row in _run_group(group, args.quick)]
+    header = ("what", "Tensor Explorer", "reference (same run)", "target", "reproduce")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
-    machine = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, torch {torch.__version__}, numpy {np.__version__}"
+    machine = (f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+               f"Python {platform.python_version()}, torch {torch.__version__}, numpy {np.__version__}")
     table = "\n".join(lines)
     print(table)
     if args.write:
-        with open(args.write, "w", encoding="utf-8") as handle:
-            handle.write("# Benchmarks\n\nProduced by `.venv/bin/python scripts/bench.py --write docs/benchmarks.md` "
-                         f"on {time.strftime('%Y-%m-%d')} ({machine}).\nEach row's reference was measured in the same run. "
-                         "This is a shared 2-core VM: between runs the pure-Python rows varied by up to 1.7x "
-                         "(the calibration row shows the machine's speed at the time).\n\n")
-            handle.write(table + "\n")
+        _write(args.write, f"Produced by `.venv/bin/python scripts/bench.py --write docs/benchmarks.md` on "
+               f"{time.strftime('%Y-%m-%d')} ({machine}; peers: {peer_versions()}).\n\n" + table + "\n")
     return 0
 
 

@@ -8,23 +8,33 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.core.snapshot import changes
+from explorer.core.snapshot import fingerprint as fingerprints
+from explorer.core.snapshot.build import build_snapshot
 from explorer.core.snapshot.changes import ChangeTracker, written_names
 
 _MODULES = {"torch": torch, "np": np}
 
 
 class Session:
-    """Runs code in a namespace and asks a tracker what changed, as the agent does."""
+    """Runs code in a namespace and asks a tracker what changed, as the agent does.
 
-    def __init__(self) -> None:
+    ``snapshot=True`` gives the tracker the snapshot's real VARs (its quick path);
+    otherwise bare ``{"name"}`` records, so it reads every fact from the values.
+    """
+
+    def __init__(self, snapshot: bool = False) -> None:
         self.ns: dict[str, Any] = dict(_MODULES)
         self.tracker = ChangeTracker()
+        self.snapshot = snapshot
 
     def run(self, code: str) -> dict:
         exec(code, self.ns)  # noqa: S102 - test code
         user = {k: v for k, v in self.ns.items() if k not in _MODULES and not k.startswith("__")}
-        return self.tracker.update(user, [{"name": k} for k in user], code)
+        variables = build_snapshot(user, overlaps=False)["variables"] if self.snapshot else [{"name": k} for k in user]
+        return self.tracker.update(user, variables, code)
+
+
+both = pytest.mark.parametrize("snapshot", [False, True], ids=["bare", "snapshot"])
 
 
 @pytest.mark.parametrize("setup, code, changed, through", [
@@ -35,8 +45,9 @@ class Session:
     ("a = np.zeros((4, 4)); col = a[:, 1]", "col += 1", "a", "col"),
     ("a = np.zeros(5); b = a[::-1]", "np.copyto(b, 7.0)", "a", "b"),
 ], ids=["numpy_of_tensor", "slice", "from_numpy", "big_torch_version", "augassign", "passed_to_call"])
-def test_seed_scenarios_change_through_alias(setup: str, code: str, changed: str, through: str) -> None:
-    s = Session()
+@both
+def test_seed_scenarios_change_through_alias(setup: str, code: str, changed: str, through: str, snapshot: bool) -> None:
+    s = Session(snapshot)
     first = s.run(setup)
     assert all(v == {"status": "new", "through": None} for v in first.values())
     report = s.run(code)
@@ -44,34 +55,39 @@ def test_seed_scenarios_change_through_alias(setup: str, code: str, changed: str
     assert report[through]["status"] == "changed"
 
 
-def test_unchanged_variables_are_not_reported() -> None:
-    s = Session()
+@both
+def test_unchanged_variables_are_not_reported(snapshot: bool) -> None:
+    s = Session(snapshot)
     s.run("a = torch.ones(3); b = np.zeros(2); k = 5")
     assert s.run("c = a + 1") == {"c": {"status": "new", "through": None}}
 
 
-def test_disjoint_half_is_not_changed() -> None:
-    s = Session()
+@both
+def test_disjoint_half_is_not_changed(snapshot: bool) -> None:
+    s = Session(snapshot)
     s.run("t = torch.arange(8.0); lo = t[:4]; hi = t[4:]")
     report = s.run("lo.zero_()")
     assert "hi" not in report
     assert report["t"] == {"status": "changed_through", "through": "lo"}
 
 
-def test_reassignment_is_a_direct_change() -> None:
-    s = Session()
+@both
+def test_reassignment_is_a_direct_change(snapshot: bool) -> None:
+    s = Session(snapshot)
     s.run("x = torch.ones(2)")
     assert s.run("x = torch.ones(2)") == {"x": {"status": "changed", "through": None}}
 
 
-def test_metadata_change_without_content_change() -> None:
-    s = Session()
+@both
+def test_metadata_change_without_content_change(snapshot: bool) -> None:
+    s = Session(snapshot)
     s.run("w = torch.zeros(3)")
     assert s.run("w.requires_grad_()")["w"]["status"] == "changed"
 
 
-def test_small_numpy_write_is_found_exactly() -> None:
-    s = Session()
+@both
+def test_small_numpy_write_is_found_exactly(snapshot: bool) -> None:
+    s = Session(snapshot)
     s.run("a = np.zeros(8000); v = torch.from_numpy(a)")  # 64,000 bytes: hashed whole
     report = s.run("a[4321] = 1.0")
     assert report["v"] == {"status": "changed_through", "through": "a"}
@@ -80,12 +96,39 @@ def test_small_numpy_write_is_found_exactly() -> None:
 def test_large_array_uses_sampled_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     big = np.zeros(1_000_000, dtype=np.uint8)
     seen: list[int] = []
-    real = changes._sample_flat
-    monkeypatch.setattr(changes, "_sample_flat", lambda n: seen.append(n) or real(n))
-    fp = changes.fingerprint(big, {"name": "big"})
+    real = fingerprints._sample_flat
+    monkeypatch.setattr(fingerprints, "_sample_flat", lambda n: seen.append(n) or real(n))
+    fp = fingerprints.fingerprint(big, {"name": "big"})
     assert seen == [1_000_000]
     big[0] = 1  # the first chunk always starts at element 0
-    assert changes.fingerprint(big, {"name": "big"}) != fp
+    assert fingerprints.fingerprint(big, {"name": "big"}) != fp
+
+
+@both
+@pytest.mark.parametrize(("setup", "code", "changed"), [
+    ("t = torch.zeros(4, 4)", "torch.Tensor.__setitem__(t, (3, 3), 1.0)", "t"),  # contiguous: read from its memory
+    ("t = torch.zeros(4, 4); v = t[1:, ::2]", "t.numpy()[3, 2] = 5.0", "v"),  # strided view: gathered
+    ("a = np.zeros((4, 4))", "a.reshape(-1)[15] = 2.0", "a"),
+    ("a = np.zeros((4, 4)); c = a[:, 1]", "a[3, 1] = 2.0", "c"),  # non-contiguous array
+    ("a = np.zeros(6)", "a.shape = (2, 3)", "a"),  # same object, same bytes, new shape
+    ("w = torch.zeros(2)", "w.requires_grad_()", "w"),
+    ("b = torch.zeros(2, dtype=torch.bfloat16)", "b.add_(1)", "b"),  # numpy lacks bf16: general path
+])
+def test_one_write_anywhere_is_seen(setup: str, code: str, changed: str, snapshot: bool) -> None:
+    """Whichever path fingerprints a small value, one changed element or fact is reported."""
+    s = Session(snapshot)
+    s.run(setup)
+    assert changed in s.run(code)
+    assert s.run("") == {}
+
+
+def test_snapshot_vars_of_unchanged_values_are_not_reported_after_rebinding_others() -> None:
+    """Rebinding every other name leaves the untouched ones out of the report (their VARs are compared by facts)."""
+    s = Session(snapshot=True)
+    s.run("keep = [torch.ones(3) for _ in range(3)]; t = torch.ones(5); a = np.ones(5); v = t[::2]")
+    report = s.run("t = torch.ones(5); a = np.ones(5); v = t[::2]")
+    assert set(report) == {"t", "a", "v"}
+    assert s.run("x = 1") == {"x": {"status": "new", "through": None}}
 
 
 @pytest.mark.parametrize("code", ["%time x.add_(1)", "x.add_(1\n", "def (:", "", "!ls"])
@@ -156,3 +199,30 @@ def test_module_parameter_changed_through_state_dict_child() -> None:
     assert report["lin.weight"] == {"status": "changed_through", "through": "sd['weight']"}
     assert report["sd['weight']"]["status"] == "changed"
     assert "lin.bias" not in report
+
+
+@pytest.mark.parametrize("value", [
+    np.arange(10).astype("datetime64[D]"),  # small: hashed whole
+    np.arange(20_000).astype("datetime64[s]"),  # large: sampled
+    np.arange(20_000.0),  # large contiguous array: sampled straight from its memory
+], ids=["datetime-small", "datetime-large", "float-large"])
+def test_a_write_the_code_does_not_name_is_seen_in_any_array(value: np.ndarray) -> None:
+    """Found by content alone (the code names no variable), whatever the dtype or size."""
+    ns = {"arr": value}
+    tracker = ChangeTracker()
+    tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "")
+    value.view(np.int64)[0] += 1  # the first sampled chunk starts at element 0
+    assert tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "") == {
+        "arr": {"status": "changed", "through": None}}
+
+
+def test_large_contiguous_tensor_write_is_seen_by_its_version_and_samples() -> None:
+    big = torch.zeros(100_000)
+    ns = {"big": big}
+    tracker = ChangeTracker()
+    tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "")
+    big.numpy()[0] = 1.0  # numpy bumps no version counter: the sampled chunks see it
+    assert "big" in tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "")
+    big[50_000] = 2.0  # not in any sampled chunk, but torch's in-place write bumps the version
+    assert "big" in tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "")
+    assert tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "") == {}

@@ -334,7 +334,7 @@ def test_numpy_unaligned_and_struct_views_note_undefined_elements() -> None:
     assert field["strides"] is None and field["byte_strides"] == [12] and field["storage_offset"] is None
     assert "not multiples" in field["note"] and "not a multiple" in field["note"]
     unaligned = summarize("u", ARRAYS["unaligned"]())
-    assert unaligned["strides"] == [1] and unaligned["storage_offset"] is None and "1 bytes" in unaligned["note"]
+    assert unaligned["strides"] == [1] and unaligned["storage_offset"] is None and "1 byte is" in unaligned["note"]
     v0 = summarize("v", ARRAYS["itemsize-0"]())
     assert v0["itemsize"] == 0 and v0["strides"] is None and "itemsize is 0" in v0["note"]
     dates = summarize("d", ARRAYS["datetime"]())

@@ -306,10 +306,24 @@ def _others(names: list[str], indices: list[int], me: int) -> list[str]:
 def key_from_var(var: dict, value: Any) -> tuple[str, int, int] | None:
     """:func:`allocation_key` from the facts the summary already read (no torch calls)."""
     storage, device = var.get("storage"), var.get("device")
-    if storage and isinstance(device, str) and var.get("kind") in _ARRAY_KINDS:
+    if storage and type(device) is str and var.get("kind") in _ARRAY_KINDS:
         start = storage["data_ptr"]
         return device, start, start + storage["nbytes"]
     return allocation_key(value)
+
+
+def _keys(entries: list[tuple[dict, Any]]) -> list[tuple[str, int, int] | None]:
+    """:func:`key_from_var` of every entry (inlined: this runs once per variable per snapshot)."""
+    keys: list[tuple[str, int, int] | None] = []
+    append = keys.append
+    for var, value in entries:
+        storage, device = var.get("storage"), var.get("device")
+        if storage and type(device) is str and var.get("kind") in _ARRAY_KINDS:
+            start = storage["data_ptr"]
+            append((device, start, start + storage["nbytes"]))
+        else:
+            append(allocation_key(value))
+    return keys
 
 
 def reach_from_var(var: dict, value: Any) -> Reach | None:
@@ -340,22 +354,26 @@ def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = Fal
         (the GUI asks :func:`overlaps_of` for the selected variable instead,
         which keeps a snapshot of thousands of views within a few milliseconds).
     """
-    keys = [key_from_var(var, v) for var, v in entries]
+    keys = _keys(entries)
     comps = memory_components(keys)
     labels: dict[int, str] = {}  # numbered in order of each group's first member
     for c in comps:
         if c is not None and c not in labels:
             labels[c] = f"M{len(labels) + 1}"
+    grouped = {"relation": None, "memory_group": None, "overlaps": None, "overlaps_exact": False}
+    alone = {"relation": None, "memory_group": None, "overlaps_exact": True}
     for (var, value), c in zip(entries, comps):
-        var["relation"] = None
         if c is not None and not overlaps:  # groups only: the GUI asks for one variable's overlaps later
-            var["memory_group"], var["overlaps"], var["overlaps_exact"] = labels[c], None, False
+            grouped["memory_group"] = labels[c]
+            var.update(grouped)
             continue
         kind = var.get("kind")  # the summary's verdict, when there is one, is cheaper than asking
-        array = kind in _ARRAY_KINDS if kind is not None else is_array_like(value)
-        var["memory_group"] = None
-        var["overlaps"] = [] if array else None
-        var["overlaps_exact"] = True if array else None
+        if kind in _ARRAY_KINDS if kind is not None else is_array_like(value):
+            var.update(alone)
+            if var.get("overlaps") != []:
+                var["overlaps"] = []
+        else:
+            var.update(relation=None, memory_group=None, overlaps=None, overlaps_exact=None)
     if not overlaps:
         return
     names = [var["name"] for var, _ in entries]

@@ -9,6 +9,8 @@ that do not fit the vector form fall back to the same sweep in Python.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from explorer.core.summary.static import PRISTINE_BUILTINS
@@ -20,24 +22,35 @@ _SPAN = 1 << 48
 _MAX_SPACES = 1 << 14  # spaces * _SPAN must stay inside int64
 
 Key = tuple[str, int, int]
+_NO_KEY = (object(), 0, 0)  # stands in for a missing key: zero bytes, so it joins nothing
+_SPACE, _START, _END = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(2)
 
 
 def memory_components(keys: list[Key | None]) -> list[int | None]:
     """Component id per ``(space, start, end)`` key; entries that overlap nobody (or have no key) get ``None``."""
-    idx = [i for i, k in enumerate(keys) if k is not None and k[2] > k[1]]
-    if len(idx) < 2:
+    if len(keys) < 2:
         return [None] * len(keys)
-    names = {keys[i][0] for i in idx}
+    # C-level passes over the keys (this runs once per snapshot over every tensor/array).
+    filled = keys if None not in keys else [_NO_KEY if k is None else k for k in keys]
     try:
-        lo = np.array([keys[i][1] for i in idx], dtype=np.int64)
-        hi = np.array([keys[i][2] for i in idx], dtype=np.int64)
-        if len(names) == 1:  # the usual case: every key on the CPU
-            space = np.zeros(len(idx), dtype=np.int64)
-        else:
-            number = {name: n for n, name in enumerate(sorted(names, key=str))}
-            space = np.array([number[keys[i][0]] for i in idx], dtype=np.int64)
+        names = set(map(_SPACE, filled))
+        names.discard(_NO_KEY[0])
+        lo_all = np.array(list(map(_START, filled)), dtype=np.int64)
+        hi_all = np.array(list(map(_END, filled)), dtype=np.int64)
     except (OverflowError, TypeError, ValueError):  # addresses beyond int64, odd key types
         return _python_sweep(keys)
+    idx = np.flatnonzero(hi_all > lo_all)  # keys with at least one byte
+    if len(idx) < 2:
+        return [None] * len(keys)
+    lo, hi = lo_all[idx], hi_all[idx]
+    if len(names) == 1:  # the usual case: every key on the CPU
+        space = np.zeros(len(idx), dtype=np.int64)
+    else:
+        try:
+            number = {name: n for n, name in enumerate(sorted(names, key=str))}
+            space = np.array([number[filled[i][0]] for i in idx.tolist()], dtype=np.int64)
+        except (TypeError, KeyError):  # unhashable or odd spaces
+            return _python_sweep(keys)
     if int(lo.min()) < 0 or int(hi.max()) >= _SPAN or len(names) >= _MAX_SPACES:
         return _python_sweep(keys)
     order = np.lexsort((lo, space))
@@ -49,7 +62,7 @@ def memory_components(keys: list[Key | None]) -> list[int | None]:
     cid = np.cumsum(new) - 1
     shared = np.bincount(cid)[cid] > 1
     comp = np.full(len(keys), None, dtype=object)
-    comp[np.asarray(idx)[order][shared]] = cid[shared].tolist()
+    comp[idx[order][shared]] = cid[shared].tolist()
     return comp.tolist()
 
 

@@ -11,7 +11,7 @@ in the number of variables, however many the code wrote.
 from __future__ import annotations
 
 import bisect
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from explorer.core.memory.groups import allocation_key, key_from_var, reach, reach_from_var, shares_bytes
 from explorer.core.summary.static import PRISTINE_BUILTINS
@@ -78,23 +78,27 @@ class AliasIndex:
 
     Parameters
     ----------
-    found : dict
-        ``{VAR name: (value, VAR, top-level name)}`` of the snapshot.
+    entry : callable
+        ``entry(name) -> (value, VAR or None, top-level name)`` for the snapshot's names
+        (the VAR is None for a name the snapshot does not list).
+    children : dict
+        ``{child VAR name: (value, top-level name)}`` of the snapshot.
     namespace : dict
         The user namespace (a written name need not be a listed variable, e.g. ``_tmp``).
     written : tuple of set
         The strongly then weakly written names (see :func:`explorer.core.snapshot.written.written_names`).
     """
 
-    def __init__(self, found: dict[str, tuple[Any, dict, str]], namespace: dict[str, Any],
-                 written: tuple[set[str], ...]) -> None:
-        self._sets = [_WrittenSet(_candidates(names, found, namespace)) for names in written]
-        self._any = any(written_set.clusters for written_set in self._sets)
+    def __init__(self, entry: Callable[[str], tuple[Any, dict | None, str]], children: dict[str, tuple[Any, str]],
+                 namespace: dict[str, Any], written: tuple[set[str], ...]) -> None:
+        self._sets = [_WrittenSet(_candidates(names, entry, children, namespace)) for names in written]
+        #: False when the code wrote no tensor or array: then nothing can be an alias.
+        self.possible = any(written_set.clusters for written_set in self._sets)
 
     def alias_for(self, value: Any, var: dict | None) -> str | None:
         """The first written name sharing a byte with *value* (else one sharing its allocation), or None."""
-        if not self._any:
-            return None  # the code wrote no tensor or array: nothing can be an alias
+        if not self.possible:
+            return None
         key = _key(value, var)
         if key is None:
             return None
@@ -113,21 +117,21 @@ class AliasIndex:
         return None
 
 
-def _candidates(written: set[str], found: dict[str, tuple[Any, dict, str]],
-                namespace: dict[str, Any]) -> list[tuple[str, tuple, Any, dict | None]]:
+def _candidates(written: set[str], entry: Callable[[str], tuple[Any, dict | None, str]],
+                children: dict[str, tuple[Any, str]], namespace: dict[str, Any]) -> list[tuple[str, tuple, Any, dict | None]]:
     """``(name, allocation key, value, VAR)`` of the written names, then of the children under them."""
     out: list[tuple[str, tuple, Any, dict | None]] = []
     for name in sorted(written):
         value = dict.get(namespace, name, _MISSING) if type(namespace) is dict else namespace.get(name, _MISSING)
-        var = found[name][1] if name in found else None
+        var = entry(name)[1]
         if value is _MISSING:
-            if name not in found:
+            if var is None:
                 continue
-            value = found[name][0]
+            value = None  # listed by the snapshot, gone since
         _add(out, name, value, var)
-    for name, (value, var, root) in found.items():
-        if name != root and root in written and name not in written:
-            _add(out, name, value, var)
+    for name, (value, root) in children.items():
+        if root in written and name not in written:
+            _add(out, name, value, entry(name)[1])
     return out
 
 

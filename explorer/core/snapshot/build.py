@@ -6,9 +6,8 @@ import warnings
 from typing import Any
 
 import explorer.core.memory.groups  # noqa: F401 - imported now so numpy is bound before user code can hide it
-from explorer.core.summary.dispatch import summarize_into
+from explorer.core.summary.namespace import summarize_namespace
 from explorer.core.summary.format import preview_budget
-from explorer.core.summary.namespace import is_hidden
 from explorer.core.summary.static import PRISTINE_BUILTINS, gc_paused, inspecting
 
 __builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
@@ -36,13 +35,10 @@ def build_snapshot(namespace: dict[str, Any], *, exact_overlaps: bool = False, o
         says why memory groups could not be computed (the VARs are still there).
     """
     entries: list[tuple[dict, Any]] = []
-    variables: list[dict[str, Any]] = []
     with inspecting(), warnings.catch_warnings(), preview_budget(PREVIEW_BUDGET):
         # Reading metadata of exotic tensors may warn; the user's console must stay clean.
         warnings.simplefilter("ignore")
-        for name, value in list(dict.items(namespace)):
-            if not is_hidden(name, value):
-                variables.append(summarize_into(name, value, entries))
+        variables = summarize_namespace(namespace, entries)
         memory_error = _assign_memory(entries, exact_overlaps, overlaps)
     return {"variables": variables, "memory_error": memory_error}
 

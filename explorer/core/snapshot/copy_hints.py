@@ -12,24 +12,27 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from explorer.core.i18n import N_, _
 from explorer.core.memory.groups import allocation
+from explorer.core.snapshot.written import parse_code
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting
 
 __builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
 
-# method name -> hint template ({src} is the source variable)
+# method name -> hint template ({src} is the source variable), translated when the hint is written
 _METHODS = {
-    "clone": "independent copy of {src} (clone): writing to it does not change {src}",
-    "copy": "independent copy of {src} (copy): writing to it does not change {src}",
-    "reshape": "reshape had to copy {src} (it was not contiguous): an independent copy, not a view",
-    "contiguous": "contiguous() copied {src} (it was not contiguous): an independent copy, not a view",
-    "flatten": "flatten had to copy {src}: an independent copy, not a view",
+    "clone": N_("independent copy of {src} (clone): writing to it does not change {src}"),
+    "copy": N_("independent copy of {src} (copy): writing to it does not change {src}"),
+    "reshape": N_("reshape had to copy {src} (it was not contiguous): an independent copy, not a view"),
+    "contiguous": N_("contiguous() copied {src} (it was not contiguous): an independent copy, not a view"),
+    "flatten": N_("flatten had to copy {src}: an independent copy, not a view"),
 }
 # function name -> hint template
 _FUNCTIONS = {
-    "tensor": "independent copy of {src}: torch.tensor always copies (torch.from_numpy / torch.as_tensor would share)",
-    "array": "independent copy of {src}: np.array copies by default (np.asarray would share)",
-    "copy": "independent copy of {src}: writing to it does not change {src}",
+    "tensor": N_("independent copy of {src}: torch.tensor always copies (torch.from_numpy / torch.as_tensor "
+                 "would share)"),
+    "array": N_("independent copy of {src}: np.array copies by default (np.asarray would share)"),
+    "copy": N_("independent copy of {src}: writing to it does not change {src}"),
 }
 
 
@@ -53,9 +56,8 @@ def _source_call(value: ast.AST) -> tuple[str, str] | None:
 
 def _assignments(code: str) -> list[tuple[str, str, str]]:
     """(target, template, source) for each ``name = <copying call>`` in *code*."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, TypeError, RecursionError):
+    tree = parse_code(code) if type(code) is str else None
+    if tree is None:
         return []
     found = []
     for node in ast.walk(tree):
@@ -77,7 +79,7 @@ class CopyHints:
     """Remembers hints per variable name and object identity across runs."""
 
     def __init__(self) -> None:
-        self._hints: dict[str, tuple[int, str]] = {}
+        self._hints: dict[str, tuple[int, str, str]] = {}  # name -> (id of the copy, template, source)
 
     def update(self, code: str, namespace: dict[str, Any], variables: list[dict]) -> None:
         """Learn from *code*, then write ``copy_hint`` into the top-level VARs it applies to (no user code runs)."""
@@ -90,12 +92,13 @@ class CopyHints:
             if value is None or origin is None or allocation(value) is None or _shares(value, origin):
                 self._hints.pop(target, None)
                 continue
-            self._hints[target] = (id(value), template.format(src=source))
+            self._hints[target] = (id(value), template, source)
         for var in variables:
             remembered = self._hints.get(var.get("name", ""))
             if remembered is None:
                 continue
             if id(namespace.get(var["name"])) == remembered[0]:
-                var["copy_hint"] = remembered[1]
+                # Written in the language of this snapshot (the window may have switched since the copy).
+                var["copy_hint"] = _(remembered[1]).format(src=remembered[2])
             else:
                 del self._hints[var["name"]]

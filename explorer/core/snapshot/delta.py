@@ -32,7 +32,10 @@ class SnapshotDelta:
         if full:
             out = {"full": True, "variables": variables, "removed": [], "order": None}
         else:
-            changed = [var for name, var in current.items() if self._sent.get(name) != var]
+            sent = self._sent
+            # A re-bound tensor or array differs in its address: compared first, before the whole record.
+            changed = [var for name, var in current.items()
+                       if (old := sent.get(name)) is None or old.get("data_ptr") != var.get("data_ptr") or old != var]
             removed = [name for name in self._sent if name not in current]
             out = {"full": False, "variables": changed, "removed": removed,
                    "order": order if order != self._order else None}

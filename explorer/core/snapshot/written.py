@@ -67,16 +67,31 @@ def _is_mutator(method: str) -> bool:
     return method in _MUTATING_METHODS or (method.endswith("_") and not method.startswith("_"))
 
 
+_PARSED: list[tuple[str, ast.Module | None]] = []  # the last codes parsed (a run's code is read by several parts)
+
+
+def parse_code(code: str) -> ast.Module | None:
+    """``ast.parse(code)``, or None when it does not parse; the last two codes are remembered (read-only trees)."""
+    for seen, tree in _PARSED:
+        if seen == code:
+            return tree
+    try:
+        tree: ast.Module | None = ast.parse(code)
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+        tree = None
+    _PARSED[:] = [(code, tree)] + _PARSED[:1]
+    return tree
+
+
 def written_names(code: str) -> tuple[set[str], set[str]]:
     """Names the code writes (assign, store, in-place method) and names it passes to calls.
 
     Never raises: code that does not parse as a whole (IPython magics, a typo)
     is parsed line by line, skipping the lines that fail.
     """
-    try:
-        trees = [ast.parse(code)]
-    except (SyntaxError, ValueError, RecursionError):
-        trees = []
+    whole = parse_code(code)
+    trees = [whole] if whole is not None else []
+    if whole is None:
         for line in code.splitlines():
             try:
                 trees.append(ast.parse(line.strip()))

@@ -14,6 +14,7 @@ import keyword
 from collections import OrderedDict
 from typing import Any, Callable, Iterator
 
+from explorer.core.i18n import _
 from explorer.core.summary.fields import ARRAY_KINDS, CONTAINER_KINDS, add_note, blank_var, error_text
 from explorer.core.summary.repr_text import REPR_CHARS, clip, nested_repr
 from explorer.core.summary.static import (
@@ -43,9 +44,10 @@ def container_var(name: str, value: Any, kind: str, classify: Classify, leaf: Le
     var = walk.container(name, value, kind, 0)
     var["repr"] = _container_repr(value, kind)
     if walk.truncated:
-        add_note(var, f"only the first {MAX_CHILDREN} tensors/arrays (or {MAX_VISITS} items looked at) are listed")
+        add_note(var, _("only the first {children} tensors/arrays (or {visits} items looked at) are listed")
+                 .format(children=MAX_CHILDREN, visits=MAX_VISITS))
     if walk.too_deep:
-        add_note(var, f"containers nested more than {MAX_DEPTH} levels deep are not listed")
+        add_note(var, _("containers nested more than {depth} levels deep are not listed").format(depth=MAX_DEPTH))
     return var
 
 
@@ -82,7 +84,7 @@ class _Walk:
                 if self.visits_left <= 0 or self.children_left <= 0:
                     self.truncated = True
                     if depth:
-                        add_note(var, "list of children truncated")
+                        add_note(var, _("list of children truncated"))
                     break
                 self.visits_left -= 1
                 if _is_scalar(child):

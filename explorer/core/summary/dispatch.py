@@ -140,6 +140,12 @@ def summarize_into(name: str, value: Any, entries: list[tuple[dict, Any]]) -> di
 _PLAIN: list[Any] = [object(), object(), None]
 
 
+def plain_types() -> tuple[Any, Any, Any]:
+    """``(torch.Tensor, numpy.ndarray, torch)`` as far as the user has imported them (sentinels otherwise)."""
+    _refresh_plain()
+    return _PLAIN[0], _PLAIN[1], _PLAIN[2]
+
+
 def _refresh_plain() -> None:
     """Learn torch.Tensor / numpy.ndarray for the fast path as soon as the user has imported them."""
     torch, numpy = library("torch"), library("numpy")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from explorer.core.i18n import _
+
 # Every VAR carries every one of these keys (None where a field does not apply),
 # so consumers never need ``.get`` defaults. Order is the CLI contract's order.
 VAR_KEYS: tuple[str, ...] = (
@@ -38,7 +40,7 @@ def add_note(var: dict[str, Any], text: str) -> None:
         var["note"] = text
     elif text not in old and len(old) < MAX_NOTE_CHARS:
         # A hostile object can make every field fail; keep the note readable.
-        var["note"] = old + "; " + text
+        var["note"] = _("{first}; {second}").format(first=old, second=text)
 
 
 def error_text(field: str, exc: BaseException) -> str:
@@ -47,5 +49,6 @@ def error_text(field: str, exc: BaseException) -> str:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     except Exception:  # an exception whose __str__ raises
         message = ""
-    text = f"{field} unavailable ({type(exc).__name__}{': ' + message if message else ''})"
+    error = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    text = _("{field} unavailable ({error})").format(field=field, error=error)
     return text if len(text) <= NOTE_CHARS else text[: NOTE_CHARS - 1] + "…"

@@ -7,7 +7,9 @@ import types
 import warnings
 from typing import Any
 
-from explorer.core.summary.dispatch import summarize_into
+from explorer.core.summary.dispatch import plain_types, summarize_into
+from explorer.core.summary.ndarray import array_var
+from explorer.core.summary.tensor import tensor_var
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting, library
 
 __builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
@@ -55,6 +57,43 @@ def _is_code_type(cls: type) -> bool:
     return False
 
 
+def summarize_namespace(namespace: dict[str, Any], entries: list[tuple[dict, Any]]) -> list[dict[str, Any]]:
+    """The VARs of every variable :func:`is_hidden` lets through, in the namespace's order.
+
+    Equal to calling :func:`~explorer.core.summary.dispatch.summarize_into` for each
+    shown name; plain tensors and arrays (most variables) skip the generic steps.
+    Call inside :func:`inspecting`.
+
+    Parameters
+    ----------
+    namespace : dict
+        The user namespace (read through ``dict.items``: a dict subclass's overrides never run).
+    entries : list
+        Receives ``(var, value)`` per tensor/array, as in ``summarize_into``.
+
+    Returns
+    -------
+    list of dict
+        One VAR per shown variable.
+    """
+    tensor, ndarray, torch = plain_types()
+    variables: list[dict[str, Any]] = []
+    append, remember = variables.append, entries.append
+    for name, value in list(dict.items(namespace)):
+        cls = type(value)
+        if (cls is tensor or cls is ndarray) and type(name) is str and name[:1] != "_" and name not in HIDDEN_NAMES:
+            try:
+                var = tensor_var(name, value, torch) if cls is tensor else array_var(name, value, cls)
+            except Exception:  # noqa: BLE001 - as summarize_into: never a failing snapshot
+                append(summarize_into(name, value, entries))
+                continue
+            remember((var, value))
+            append(var)
+        elif not is_hidden(name, value):
+            append(summarize_into(name, value, entries))
+    return variables
+
+
 def array_entries(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
     """``(name, value)`` of every tensor/array the snapshot lists, children included, in snapshot order.
 
@@ -74,7 +113,5 @@ def array_entries(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
     entries: list[tuple[dict, Any]] = []
     with warnings.catch_warnings(), inspecting():
         warnings.simplefilter("ignore")
-        for name, value in list(namespace.items()):
-            if not is_hidden(name, value):
-                summarize_into(name, value, entries)
+        summarize_namespace(namespace, entries)
     return [(var["name"], value) for var, value in entries]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from explorer.core.i18n import _, ngettext
 from explorer.core.summary.fields import add_note, blank_var, error_text
 from explorer.core.summary.format import array_preview, clip
-from explorer.core.summary.static import PRISTINE_BUILTINS, array_base, library, plain_array
+from explorer.core.summary.static import PRISTINE_BUILTINS, array_base, array_data_ptr, library, plain_array
 from explorer.core.summary.static import outermost_array as _outermost_plain
 
 __builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
@@ -89,37 +90,74 @@ def _careful_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
     return var
 
 
+# (dtype, shape, byte strides) -> the fields they decide, and the byte extent relative to
+# element 0. Arrays of one layout share a template (its lists too: VARs are read-only).
+_TEMPLATES: dict[tuple, tuple[dict[str, Any], int, int]] = {}
+_TEMPLATE_LIMIT = 4096
+
+
 def _fast_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
-    """Every field of a plain ndarray in one run (its shape and strides are Python ints already)."""
+    """Every field of a plain ndarray in one run (raises on what needs the careful path's notes)."""
+    key = (a.dtype, a.shape, a.strides)
+    template, lo, hi = _TEMPLATES.get(key) or _template(a, key)
+    ptr = array_data_ptr(a)
+    base = a.base  # an exact ndarray: its own attribute, no subclass code
+    if base is None:
+        low, nbytes = ptr + lo, hi - lo
+    else:
+        outer = base if type(base) is ndarray and base.base is None else outermost_array(a, ndarray)
+        outer_lo, outer_hi = _extent(outer.shape, outer.strides, outer.itemsize)
+        low = array_data_ptr(outer) + outer_lo
+        nbytes = outer_hi - outer_lo
+    item = template["itemsize"]
+    offset, rest = divmod(ptr - low, item)
+    if rest:
+        raise ValueError("the storage offset is not a multiple of the itemsize")
+    var = template.copy()
+    var["name"] = name
+    var["storage_offset"] = offset
+    var["data_ptr"] = ptr
+    var["storage"] = {"data_ptr": low, "nbytes": nbytes}
+    var["is_view"] = base is not None
+    var["overlaps"] = []
+    if var["numel"] <= PREVIEW_MAX_NUMEL:
+        var["preview"] = array_preview(a)
+    return var
+
+
+def _template(a: Any, key: tuple) -> tuple[dict[str, Any], int, int]:
+    """The fields :func:`_fast_var` takes from the layout, read from *a* once."""
+    dtype, shape, byte_strides = key
     item = a.itemsize
-    byte_strides = a.strides
     strides = [s // item for s in byte_strides]
     if any(s * item != b for s, b in zip(strides, byte_strides)):
         raise ValueError("byte strides are not multiples of the itemsize")
-    ptr = a.ctypes.data
-    base = a.base  # an exact ndarray: its own attribute, no subclass code
-    if base is None:
-        low, nbytes = ptr, a.nbytes
-        if any(s < 0 for s in byte_strides):
-            raise ValueError("an owner with negative strides")  # rare: the careful path handles it
-    else:
-        outer = outermost_array(a, ndarray)
-        low, high = byte_bounds(outer.ctypes.data, outer.shape, outer.strides, outer.itemsize)
-        nbytes = high - low
-    offset = ptr - low
-    if offset % item:
-        raise ValueError("the storage offset is not a multiple of the itemsize")
-    numel = a.size
-    var = blank_var(name, "ndarray", "ndarray")
+    var = blank_var("", "ndarray", "ndarray")
     var.update({
-        "shape": list(a.shape), "dtype": _dtype_text(a.dtype), "device": "cpu",
-        "strides": strides, "byte_strides": list(byte_strides), "storage_offset": offset // item,
-        "data_ptr": ptr, "itemsize": item, "numel": numel, "nbytes": a.nbytes,
-        "is_contiguous": a.flags.c_contiguous, "storage": {"data_ptr": low, "nbytes": nbytes},
-        "overlaps": [], "is_parameter": False, "layout": "strided", "is_view": base is not None,
-        "preview": array_preview(a) if numel <= PREVIEW_MAX_NUMEL else None,
+        "shape": list(shape), "dtype": _dtype_text(dtype), "device": "cpu",
+        "strides": strides, "byte_strides": list(byte_strides), "itemsize": item, "numel": a.size,
+        "nbytes": a.nbytes, "is_contiguous": a.flags.c_contiguous, "is_parameter": False, "layout": "strided",
     })
-    return var
+    found = (var, *_extent(shape, byte_strides, item))
+    if len(_TEMPLATES) >= _TEMPLATE_LIMIT:
+        _TEMPLATES.clear()  # a session of ever-new shapes: start over rather than grow
+    _TEMPLATES[key] = found
+    return found
+
+
+_EXTENTS: dict[tuple, tuple[int, int]] = {}
+
+
+def _extent(shape: tuple[int, ...], byte_strides: tuple[int, ...], itemsize: int) -> tuple[int, int]:
+    """:func:`byte_bounds` relative to element 0, memoised per layout."""
+    key = (shape, byte_strides, itemsize)
+    found = _EXTENTS.get(key)
+    if found is None:
+        found = byte_bounds(0, shape, byte_strides, itemsize)
+        if len(_EXTENTS) >= _TEMPLATE_LIMIT:
+            _EXTENTS.clear()
+        _EXTENTS[key] = found
+    return found
 
 
 def _step_basics(a: Any, var: dict[str, Any], ndarray: type) -> None:
@@ -137,11 +175,12 @@ def _step_strides(a: Any, var: dict[str, Any], ndarray: type) -> None:
     var["byte_strides"] = byte_strides
     item = var["itemsize"]
     if not item:
-        add_note(var, "itemsize is 0: strides and offset in elements are undefined")
+        add_note(var, _("itemsize is 0: strides and offset in elements are undefined"))
     elif all(s % item == 0 for s in byte_strides):
         var["strides"] = [s // item for s in byte_strides]
     else:
-        add_note(var, f"strides in elements undefined: byte strides {byte_strides} are not multiples of itemsize {item}")
+        add_note(var, _("strides in elements undefined: byte strides {strides} are not multiples of itemsize {item}")
+                 .format(strides=byte_strides, item=item))
 
 
 def _step_memory(a: Any, var: dict[str, Any], ndarray: type) -> None:
@@ -158,7 +197,9 @@ def _step_memory(a: Any, var: dict[str, Any], ndarray: type) -> None:
     if offset % item == 0:
         var["storage_offset"] = offset // item
     else:
-        add_note(var, f"storage offset in elements undefined: {offset} bytes is not a multiple of itemsize {item}")
+        add_note(var, ngettext("storage offset in elements undefined: {offset} byte is not a multiple of itemsize {item}",
+                               "storage offset in elements undefined: {offset} bytes is not a multiple of itemsize "
+                               "{item}", offset).format(offset=offset, item=item))
 
 
 def _step_preview(a: Any, var: dict[str, Any], ndarray: type) -> None:

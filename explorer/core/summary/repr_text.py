@@ -24,6 +24,7 @@ import uuid
 from collections import OrderedDict
 from typing import Any
 
+from explorer.core.i18n import _, ngettext
 from explorer.core.summary.static import PRISTINE_BUILTINS, library, plain_array, tget
 
 __builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
@@ -49,7 +50,7 @@ def clip(text: str, limit: int) -> str:
 
 def placeholder(x: Any) -> str:
     """Text shown for an object whose ``repr`` raised."""
-    return f"<{_type_name(x)} object (repr failed)>"
+    return _("<{type} object (repr failed)>").format(type=_type_name(x))
 
 
 def _type_name(x: Any) -> str:
@@ -170,7 +171,7 @@ def _scalar_text(x: Any, cls: type) -> str | None:
     if cls is int:
         if x.bit_length() > _MAX_INT_BITS:
             # Python refuses (and would take quadratic time) to print such ints in decimal
-            return f"<int with {x.bit_length()} bits>"
+            return ngettext("<int with {n} bit>", "<int with {n} bits>", x.bit_length()).format(n=x.bit_length())
         text = repr(x)
         return text if len(text) <= MAX_LONG else text[: MAX_LONG // 2] + ELLIPSIS + text[-MAX_LONG // 2:]
     if cls is float or cls is bool or x is None or cls is complex:

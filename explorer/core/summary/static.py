@@ -16,6 +16,7 @@ with ``__builtins__ = PRISTINE_BUILTINS``.
 
 from __future__ import annotations
 
+import ctypes
 from typing import Any, Iterator
 
 from explorer.core.summary.guard import PRISTINE_BUILTINS, gc_paused, inspecting, library, remember
@@ -94,6 +95,41 @@ def plain_array(a: Any) -> Any:
     """*a* as a plain ``ndarray`` view (no copy, no ``__array_finalize__``, no overrides)."""
     ndarray = library("numpy").ndarray
     return a if type(a) is ndarray else ndarray.view(a, ndarray)
+
+
+_READ_POINTER = ctypes.c_void_p.from_address
+# numpy's PyArrayObject starts with the object header and then ``char *data`` (its public
+# ABI since numpy 1.7). Checked against ``a.ctypes.data`` on probe arrays the first time;
+# None: the layout is not the expected one here, use the slow public route.
+_DATA_OFFSET: list[int | None] = []
+
+
+def array_data_ptr(a: Any) -> int:
+    """The address of element 0 of an exact ``numpy.ndarray`` (``a.ctypes.data`` at a tenth of its cost).
+
+    ``a.ctypes.data`` builds a ctypes helper object per call (~1.5 us); this reads the
+    field numpy stores the address in. Only for ``type(a) is numpy.ndarray``.
+    """
+    if not _DATA_OFFSET:
+        _DATA_OFFSET.append(_probe_data_offset())
+    offset = _DATA_OFFSET[0]
+    if offset is None:
+        return int(a.ctypes.data)
+    return _READ_POINTER(id(a) + offset).value or 0
+
+
+def _probe_data_offset() -> int | None:
+    """Where ndarray objects keep their data pointer, verified on a few arrays; None if not verified."""
+    np = library("numpy")
+    offset = object.__basicsize__
+    try:
+        base = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+        probes = (base, base[1:, ::2, 1:], np.zeros(3, dtype=np.int8)[2:], np.array(1.5), base.T)
+        if all(_READ_POINTER(id(p) + offset).value == p.ctypes.data for p in probes):
+            return offset
+    except Exception:  # noqa: BLE001 - any surprise: the slow route
+        pass
+    return None
 
 
 def outermost_array(a: Any) -> Any:

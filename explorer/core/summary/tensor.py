@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from explorer.core.i18n import _, ngettext
 from explorer.core.summary.fields import add_note, blank_var, error_text
 from explorer.core.summary.format import tensor_preview
 from explorer.core.summary.sparse import sparse_problem
@@ -53,50 +54,86 @@ def grad_summary(grad: Any) -> dict[str, Any]:
 def tensor_var(name: str, t: Any, torch: Any) -> dict[str, Any]:
     """Summarise a tensor; never raises (fields that cannot be read become null with a note)."""
     cls = type(t)
-    if cls is torch.Tensor or cls is torch.nn.Parameter:
+    plain = _PLAIN.get(torch) or _plain_classes(torch)
+    if cls is plain[0] or cls is plain[1]:
         try:
-            if t.layout is torch.strided and not t.is_nested and not t.is_meta:
-                return _fast_var(name, t, cls is not torch.Tensor)
+            is_cpu = t.is_cpu
+            if t.layout is plain[2] and not t.is_nested and (is_cpu or not t.is_meta):
+                return _fast_var(name, t, cls, is_cpu, cls is plain[1])
         except Exception:  # e.g. a functorch wrapper without storage: redo field by field
             pass
     return _safe_var(name, t, torch)
 
 
-def _fast_var(name: str, t: Any, is_param: bool) -> dict[str, Any]:
+# torch module -> (Tensor, Parameter, strided): three attribute lookups saved per tensor.
+_PLAIN: dict[Any, tuple[type, type, Any]] = {}
+
+
+def _plain_classes(torch: Any) -> tuple[type, type, Any]:
+    found = _PLAIN[torch] = (torch.Tensor, torch.nn.Parameter, torch.strided)
+    return found
+
+
+# (class, dtype, device or None for the CPU, shape, strides) -> the fields those decide.
+# Thousands of variables share a handful of layouts, so most tensors copy a template
+# and read only what is their own (addresses, autograd state). The templates' lists
+# are shared between VARs: VARs are read-only records.
+_TEMPLATES: dict[tuple, dict[str, Any]] = {}
+_TEMPLATE_LIMIT = 4096
+
+
+def _fast_var(name: str, t: Any, cls: type, is_cpu: bool, is_param: bool) -> dict[str, Any]:
     """Every field of an ordinary strided tensor in one pass (raises on anything unusual)."""
-    item = t.itemsize
-    strides = t.stride()
+    key = (cls, t.dtype, None if is_cpu else t.device, t.shape, t.stride())
+    template = _TEMPLATES.get(key) or _template(t, key, is_param)
+    var = template.copy()
+    offset = t.storage_offset()
+    ptr = t.data_ptr()
     storage = t.untyped_storage()
-    numel = t.numel()
-    requires_grad = t.requires_grad
-    if requires_grad:
-        is_leaf = t.is_leaf
-        retains = t.retains_grad
+    var["name"] = name
+    var["storage_offset"] = offset
+    var["data_ptr"] = ptr
+    # Element 0 is offset elements into the storage (an empty tensor reports address 0: ask the storage).
+    var["storage"] = {"data_ptr": ptr - offset * template["itemsize"] if ptr else storage.data_ptr(),
+                      "nbytes": storage.nbytes()}
+    var["is_view"] = t._is_view()
+    var["overlaps"] = []
+    if t.requires_grad:
+        is_leaf = var["is_leaf"] = t.is_leaf
+        retains = var["retains_grad"] = t.retains_grad
         grad_fn = t.grad_fn
+        var["requires_grad"] = True
+        var["grad_fn"] = None if grad_fn is None else type(grad_fn).__name__
         # Reading .grad of a non-leaf that does not retain it only produces a warning.
         grad = t.grad if (is_leaf or retains) else None
     else:
         # Without requires_grad a tensor is a leaf with no grad_fn and cannot retain grad,
         # but a .grad assigned earlier survives requires_grad_(False).
-        is_leaf, retains, grad_fn, grad = True, False, None, t.grad
-    is_cpu = t.is_cpu
-    return {
-        "name": name, "kind": "parameter" if is_param else "tensor", "type": type(t).__name__,
-        "shape": list(t.shape), "dtype": _text(t.dtype),
-        "device": "cpu" if is_cpu else _text(t.device),
+        grad = t.grad
+    if grad is not None:
+        var["grad"] = grad_summary(grad)
+    if var["numel"] <= PREVIEW_MAX_NUMEL and is_cpu:
+        var["preview"] = tensor_preview(t)
+    return var
+
+
+def _template(t: Any, key: tuple, is_param: bool) -> dict[str, Any]:
+    """The fields of :func:`_fast_var` that the template key decides, read from *t* once."""
+    cls, dtype, device, shape, strides = key
+    item = t.itemsize
+    numel = t.numel()
+    var = blank_var("", "parameter" if is_param else "tensor", cls.__name__)
+    var.update({
+        "shape": list(shape), "dtype": _text(dtype), "device": "cpu" if device is None else _text(device),
         "strides": list(strides), "byte_strides": [s * item for s in strides],
-        "storage_offset": t.storage_offset(), "data_ptr": t.data_ptr(),
-        "itemsize": item, "numel": numel, "nbytes": t.nbytes,
-        "is_contiguous": t.is_contiguous(), "requires_grad": requires_grad,
-        "is_leaf": is_leaf, "grad_fn": None if grad_fn is None else type(grad_fn).__name__,
-        "grad": None if grad is None else grad_summary(grad),
-        "storage": {"data_ptr": storage.data_ptr(), "nbytes": storage.nbytes()},
-        "memory_group": None, "overlaps": [], "note": None,
-        "retains_grad": retains, "is_parameter": is_param,
-        "preview": tensor_preview(t) if numel <= PREVIEW_MAX_NUMEL and is_cpu else None,
-        "layout": "strided", "is_view": t._is_view(), "copy_hint": None,
-        "length": None, "children": None, "repr": None,
-    }
+        "itemsize": item, "numel": numel, "nbytes": numel * item, "is_contiguous": t.is_contiguous(),
+        "requires_grad": False, "is_leaf": True, "retains_grad": False, "is_parameter": is_param,
+        "layout": "strided",
+    })
+    if len(_TEMPLATES) >= _TEMPLATE_LIMIT:
+        _TEMPLATES.clear()  # a session of ever-new shapes: start over rather than grow
+    _TEMPLATES[key] = var
+    return var
 
 
 # -- the careful path: one step per group of fields ---------------------------
@@ -110,7 +147,7 @@ def _safe_var(name: str, t: Any, torch: Any) -> dict[str, Any]:
     var["is_parameter"] = is_param
     state: dict[str, Any] = {"lazy": _is_lazy(cls, torch)}
     if state["lazy"]:
-        add_note(var, "uninitialized (lazy) parameter: no shape or data until the first forward call")
+        add_note(var, _("uninitialized (lazy) parameter: no shape or data until the first forward call"))
     for field, step in _STEPS:
         try:
             step(t, var, torch, state)
@@ -138,7 +175,7 @@ def _step_shape(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) 
     if state["lazy"]:
         return
     if state.get("nested"):
-        add_note(var, "nested tensor: its parts have different shapes, so there is no single shape")
+        add_note(var, _("nested tensor: its parts have different shapes, so there is no single shape"))
     else:
         var["shape"] = [int(d) for d in tget(t, "shape")]
     numel = int(tcall(t, "numel"))
@@ -174,14 +211,22 @@ def _step_strides(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]
 
 def _note_no_strides(t: Any, var: dict[str, Any], state: dict[str, Any]) -> None:
     """Say why strides are null; for sparse tensors mention how many values are stored."""
-    kind = "nested" if state.get("nested") else (var["layout"] or "non-strided")
-    extra = ""
-    if str(var["layout"]).startswith("sparse"):
+    if state.get("nested"):
+        add_note(var, _("nested tensor: no strides"))
+        return
+    layout = var["layout"] or "non-strided"
+    stored = None
+    if str(layout).startswith("sparse"):
         try:
-            extra = f" (stores {int(tcall(t, '_nnz'))} non-zero values)"
+            stored = int(tcall(t, "_nnz"))
         except Exception:  # _nnz is private and layout-specific
-            extra = ""
-    add_note(var, f"{kind} tensor: no strides{extra}")
+            stored = None
+    if stored is None:
+        add_note(var, _("{layout} tensor: no strides").format(layout=layout))
+    else:
+        add_note(var, ngettext("{layout} tensor: no strides (stores {n} non-zero value)",
+                               "{layout} tensor: no strides (stores {n} non-zero values)", stored)
+                 .format(layout=layout, n=stored))
 
 
 def _step_memory(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any]) -> None:
@@ -190,7 +235,7 @@ def _step_memory(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any])
         return
     if state.get("device_type") == "meta":
         var["data_ptr"] = 0
-        add_note(var, "meta tensor: shape and dtype only, no data or storage")
+        add_note(var, _("meta tensor: shape and dtype only, no data or storage"))
         return
     try:
         var["data_ptr"] = int(tcall(t, "data_ptr"))
@@ -206,12 +251,12 @@ def _no_storage_reason(t: Any, exc: BaseException, torch: Any) -> str:
     """Why a tensor has no data pointer, in words a learner can use."""
     try:
         if torch._C._functorch.is_functorch_wrapped_tensor(t):
-            return "functorch-wrapped tensor (leaked from vmap/grad): no storage of its own"
+            return _("functorch-wrapped tensor (leaked from vmap/grad): no storage of its own")
     except Exception:  # private API; fall back to the raw error text
         pass
     layout = str(tget(t, "layout"))
     if "sparse" in layout:
-        return f"{layout.removeprefix('torch.')} tensor: no single storage"
+        return _("{layout} tensor: no single storage").format(layout=layout.removeprefix("torch."))
     return error_text("storage", exc)
 
 
