@@ -21,9 +21,28 @@ _LIBRARIES = ("torch", "numpy")
 _WARNS_UNLESS_MATRIX = ("T", "H")
 
 
+_MRO_CACHE: dict[tuple[type, tuple[tuple[str, str], ...]], bool] = {}
+_MRO_CACHE_LIMIT = 4096
+
+
 def _mro_has(value: Any, pairs: tuple[tuple[str, str], ...]) -> bool:
-    """True when a class in the value's MRO is one of (module, name); never calls ``__class__``."""
-    return any((klass.__module__, klass.__name__) in pairs for klass in type(value).__mro__)
+    """True when a class in the value's MRO is one of (module, name); never calls ``__class__``.
+
+    Remembered per type: the hints ask this of every variable after every run.
+    """
+    cls = type(value)
+    key = (cls, pairs)
+    try:
+        return _MRO_CACHE[key]
+    except KeyError:
+        pass
+    except TypeError:  # a metaclass that makes its classes unhashable
+        return any((klass.__module__, klass.__name__) in pairs for klass in cls.__mro__)
+    found = any((klass.__module__, klass.__name__) in pairs for klass in cls.__mro__)
+    if len(_MRO_CACHE) >= _MRO_CACHE_LIMIT:
+        _MRO_CACHE.clear()  # classes redefined in a long session: forget old ones
+    _MRO_CACHE[key] = found
+    return found
 
 
 def is_tensor(value: Any) -> bool:
