@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import signal
 import sys
@@ -13,6 +14,8 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 KERNEL_START_DELAY_MS = 30
+# After the kernel, the console and the detail views exist: the start-up objects are made by then.
+GC_FREEZE_DELAY_MS = 3000
 
 
 def app_icon() -> QIcon:
@@ -76,5 +79,14 @@ def run_app(options: argparse.Namespace) -> int:
     window, session = create_window(options)
     window.show()
     signal.signal(signal.SIGINT, lambda *_: app.quit())
-    app.aboutToQuit.connect(session.shutdown)
+    # The window goes at once; a worker thread stops the kernel (the process waits for it).
+    app.aboutToQuit.connect(lambda: session.shutdown(wait=False))
+    # Objects made while starting (Qt wrappers, matplotlib, qtconsole) never die: keep them out
+    # of the cyclic GC's full passes, which otherwise stall the window mid-refresh.
+    QTimer.singleShot(GC_FREEZE_DELAY_MS, _freeze_startup_objects)
     return app.exec()
+
+
+def _freeze_startup_objects() -> None:
+    gc.collect()
+    gc.freeze()

@@ -4,7 +4,7 @@
 usage: .venv/bin/python scripts/bench.py [--quick] [--only GROUP] [--write docs/benchmarks.md]
   --quick   skip the rows that need GiB-sized tensors and files
   --only    run the groups whose name contains GROUP (machine, snapshot, peers, scaling, rerun, memory,
-            image, stats, files, ...)
+            image, stats, files, model, stalls, startup ...)
 Peers (spyder-kernels, lovely-tensors) are the ``bench`` extra: ``pip install -e '.[bench]'``.
 """
 
@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
+from bench_gui import bench_model, bench_run_to_updated, bench_stalls, bench_startup, image_draw_ms  # noqa: E402
 from bench_snapshot import bench_files, bench_peers, bench_scaling, peer_versions  # noqa: E402
 
 Row = tuple[str, str, str, str]  # what, ours, reference, target
@@ -132,44 +133,6 @@ def _issue_rerun_row() -> Row:
             "rebinding + GUI path (`Agent.after_run`)", f"{ms:.1f} ms", "24 s in the kernel before issue 10", "")
 
 
-def bench_run_to_updated(runs: int = 50) -> list[Row]:
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    from explorer.kernel.session import KernelSession
-
-    session = KernelSession()
-    loop = QEventLoop()
-    session.agent_installed.connect(loop.quit)
-    session.start()
-    QTimer.singleShot(60_000, loop.quit)
-    loop.exec()
-    times: list[float] = []
-    rtt: list[float] = []
-
-    def one(measure: list[float], action: Callable[[], None], signal) -> None:
-        inner = QEventLoop()
-        signal.connect(inner.quit)
-        start = time.perf_counter()
-        action()
-        QTimer.singleShot(10_000, inner.quit)
-        inner.exec()
-        measure.append((time.perf_counter() - start) * 1000)
-        signal.disconnect(inner.quit)
-
-    for i in range(runs + 3):
-        one(times, lambda: session.execute("a = 1"), session.namespace_changed)
-    for _ in range(runs):
-        replies: list = []
-        inner = QEventLoop()
-        start = time.perf_counter()
-        session.request("set_language", {"lang": "en"}, lambda r: (replies.append(r), inner.quit()))
-        inner.exec()
-        rtt.append((time.perf_counter() - start) * 1000)
-    session.shutdown()
-    return [("run `a = 1` -> inspector updated (median of 50, warm kernel)", f"{statistics.median(times[3:]):.1f} ms",
-             f"bare agent round trip {statistics.median(rtt):.1f} ms", "< 30 ms")]
-
-
 def bench_image() -> list[Row]:
     from explorer.core.image.payload import image_payload
 
@@ -177,7 +140,7 @@ def bench_image() -> list[Row]:
     ms = median_ms(lambda: image_payload(img, name="img", max_width=800, max_height=600), repeat=7)
     batch = torch.rand(100, 3, 64, 64)
     ms_batch = median_ms(lambda: image_payload(batch, name="batch", max_width=800, max_height=600), repeat=7)
-    drawn = _view_draw_ms(img)
+    drawn = statistics.median(image_draw_ms(img))
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -194,44 +157,6 @@ def bench_image() -> list[Row]:
          f"naive full-res imshow {naive_ms:.0f} ms", "< 150 ms"),
         ("batch grid 100x3x64x64: kernel payload", f"{ms_batch:.0f} ms", "", "quick"),
     ]
-
-
-def _view_draw_ms(img: torch.Tensor) -> float:
-    from PySide6.QtCore import QEventLoop, QTimer
-    from PySide6.QtWidgets import QApplication
-
-    from explorer.core.agent.handlers import Agent, decode_reply
-    from explorer.core.summary.dispatch import summarize
-    from explorer.ui.image.image_view import ImageView
-
-    app = QApplication.instance() or QApplication([])
-
-    class Source:
-        agent = Agent({"img": img})
-
-        def request(self, method: str, params: dict, callback) -> None:
-            import json
-
-            reply = decode_reply(repr(self.agent.call(method, json.dumps(params))))
-            QTimer.singleShot(0, lambda: callback(reply))
-
-    view = ImageView(Source())
-    view.resize(900, 700)
-    view.show()
-    app.processEvents()
-    var = summarize("img", img)
-    times = []
-    for _ in range(5):
-        loop = QEventLoop()
-        view.image_shown.connect(loop.quit)
-        start = time.perf_counter()
-        view.set_variable(dict(var))
-        QTimer.singleShot(10_000, loop.quit)
-        loop.exec()
-        times.append((time.perf_counter() - start) * 1000)
-        view.image_shown.disconnect(loop.quit)
-        view.set_variable(None)
-    return statistics.median(times[1:])
 
 
 def bench_stats() -> list[Row]:
@@ -263,51 +188,6 @@ def bench_stats() -> list[Row]:
     return rows
 
 
-_STARTUP = """
-import time, sys
-start = float(sys.argv[1])
-import argparse
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication
-app = QApplication([])
-QCoreApplication.setOrganizationName("TensorExplorerBench")
-from explorer.app import create_window
-window, session = create_window(argparse.Namespace(lang="en", files=[], presentation=False, lesson=None))
-painted = []
-
-class FirstPaint(QObject):
-    def eventFilter(self, obj, event):
-        if event.type() == QEvent.Type.Paint and not painted:
-            painted.append(time.time() - start)
-        return False
-
-spy = FirstPaint()
-window.installEventFilter(spy)
-window.show()
-session.agent_installed.connect(app.quit)
-QTimer.singleShot(60000, app.quit)
-app.exec()
-print(painted[0], time.time() - start, "torch" in sys.modules)
-session.shutdown()
-"""
-
-
-def bench_startup() -> list[Row]:
-    import subprocess
-
-    shown, ready = [], []
-    for _ in range(3):
-        out = subprocess.run([sys.executable, "-c", _STARTUP, repr(time.time())], capture_output=True, text=True,
-                             env=dict(os.environ, QT_QPA_PLATFORM="offscreen"), timeout=120)
-        first, second, torch_loaded = out.stdout.split()
-        assert torch_loaded == "False", "the GUI process imported torch"
-        shown.append(float(first) * 1000)
-        ready.append(float(second) * 1000)
-    return [("launch -> window painted (process start included; GUI never imports torch)",
-             f"{statistics.median(shown):.0f} ms", f"kernel ready behind it at {statistics.median(ready):.0f} ms",
-             "< 1000 ms")]
-
-
 def bench_graph_layout() -> list[Row]:
     from PySide6.QtWidgets import QApplication
 
@@ -321,10 +201,10 @@ def bench_graph_layout() -> list[Row]:
 
 
 GROUPS: list[Callable[[], list[Row]]] = [
-    bench_machine, bench_snapshot, bench_peers, bench_scaling, bench_rerun, bench_memory_groups,
-    bench_run_to_updated, bench_startup, bench_graph_layout, bench_image, bench_stats, bench_files,
+    bench_machine, bench_snapshot, bench_peers, bench_scaling, bench_model, bench_rerun, bench_memory_groups,
+    bench_run_to_updated, bench_startup, bench_graph_layout, bench_image, bench_stats, bench_files, bench_stalls,
 ]
-BIG = {"bench_image", "bench_stats", "bench_files"}  # rows that need GiB-sized tensors and files
+BIG = {"bench_image", "bench_stats", "bench_files", "bench_stalls"}  # rows that need GiB-sized tensors and files
 
 
 def _run_group(group: Callable[..., list[Row]], quick: bool) -> list[Row]:

@@ -243,7 +243,6 @@ def bench_scaling() -> list[Row]:
     first, second = after_run_ms(3000, repeat=15)
     rows.append(("GUI path after a run, 3,000 variables re-bound (issue 10 item 8)", _spread(second),
                  f"first run {statistics.median(first):.1f} ms", "< 25 ms"))
-    rows.append(("inspector model update, 1k-16k variables (the lead's rows)", "(not measured here)", "", "~x2"))
     return rows
 
 

@@ -127,6 +127,14 @@ class ExplorerClient(QObject):
         else:
             self._deliver(entry[0], entry[1], incoming.reply)
 
+    def forget_kernel(self) -> None:
+        """The kernel died or restarts: our comm is gone with it, so later requests wait for a new handshake.
+
+        (Sent on the old comm they would reach a kernel that never heard of it.)
+        """
+        self.hello = None
+        self._channel = None
+
     def fail_all(self, why: str, include_waiting: bool = True) -> None:
         """Answer pending (and waiting) requests with an error: the kernel died or restarted, the comm closed."""
         pending = list(self._pending.values())

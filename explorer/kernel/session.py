@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import threading
 from typing import Any, Callable, TypeVar
 
 from jupyter_client.session import Session
@@ -61,6 +62,7 @@ class KernelSession(QObject):
         self._mine: set[str] = set()
         self._status = "starting"
         self._iopub_seen = False
+        self._reconnecting = False
 
     # -- life cycle ---------------------------------------------------------------------
     @property
@@ -102,17 +104,33 @@ class KernelSession(QObject):
                                                      username=own.username))
         return client
 
-    def shutdown(self) -> None:
-        """Stop the kernel process (on quit)."""
-        for client in [self.kernel_client, *self._other_clients]:
-            if client is not None:
-                client.stop_channels()
+    def shutdown(self, wait: bool = True) -> threading.Thread | None:
+        """Stop the kernel process and our clients (on quit).
+
+        Stopping a client's channels joins its I/O threads (about half a second each),
+        so the app quits with ``wait=False``: the window is gone at once and a worker
+        thread finishes the work (the interpreter waits for it before the process ends).
+        """
+        clients = [c for c in [self.kernel_client, *self._other_clients] if c is not None]
         self._other_clients = []
-        if self.manager.has_kernel:
-            self.manager.shutdown_kernel(now=True)
-        self.manager.cleanup_resources()
-        shutil.rmtree(self._runtime, ignore_errors=True)
         self._set_status("dead")
+
+        def finish() -> None:
+            for client in clients:
+                client.stop_channels()
+            if self.manager.has_kernel:
+                self.manager.shutdown_kernel(now=True)
+            self.manager.cleanup_resources()
+            shutil.rmtree(self._runtime, ignore_errors=True)
+
+        if wait:
+            finish()
+            return None
+        if self.manager.has_kernel:
+            self.manager.stop_restarter()  # its QTimer belongs to this thread, not the worker's
+        worker = threading.Thread(target=finish, name="te-kernel-shutdown")
+        worker.start()
+        return worker
 
     def interrupt(self) -> None:
         """Stop running code (KeyboardInterrupt in the kernel)."""
@@ -161,6 +179,7 @@ class KernelSession(QObject):
         self.client.connect_comm()
 
     def _on_client_ready(self, hello: dict) -> None:
+        self._reconnecting = False
         if not self._runs:
             self._set_status("idle")
         self.ready.emit(hello)
@@ -205,6 +224,7 @@ class KernelSession(QObject):
         self._runs.clear()
         self._mine.clear()
         self.client.fail_all(why)
+        self.client.forget_kernel()
 
     def _on_manager_restarting(self) -> None:
         self._forget_runs("the kernel died")
@@ -219,8 +239,13 @@ class KernelSession(QObject):
         self._after_restart()
 
     def _after_restart(self) -> None:
+        """A new kernel process is up (after our restart, or the manager's after a death): reconnect once."""
+        if self._reconnecting:
+            return  # restart() and the manager's kernel_restarted signal both arrive here
+        self._reconnecting = True
         self._runs.clear()
         self._iopub_seen = False
+        self.client.forget_kernel()
         self.kernel_restarted.emit()
         self._connect_when_iopub_flows()
 

@@ -8,7 +8,9 @@ paint, a blocking call) shows up as one long gap.
 
 from __future__ import annotations
 
+import argparse
 import time
+from typing import Callable
 
 from PySide6.QtCore import QObject, Qt, QTimer
 
@@ -46,3 +48,94 @@ class StallProbe(QObject):
             self.longest_ms = max(self.longest_ms, (now - self._last) * 1000.0)
         self._last = now
         self.ticks += 1
+
+
+# -- a real window, driven in-process (the stall tests and scripts/bench.py) --------------------------------------------------------
+class DrivenWindow:
+    """The real window and kernel in this process, with helpers to wait without sleeping blindly."""
+
+    def __init__(self, freeze: bool = False) -> None:
+        from PySide6.QtCore import QCoreApplication
+        from PySide6.QtWidgets import QApplication
+
+        self.app = QApplication.instance() or QApplication([])
+        QCoreApplication.setOrganizationName("TensorExplorerBench")
+        from explorer.app import create_window
+
+        self.window, self.session = create_window(argparse.Namespace(lang="en", files=[], presentation=False,
+                                                                     lesson=None))
+        self.window.show()
+        self.finished: list[dict] = []
+        self.session.run_finished.connect(self.finished.append)
+        self.wait(lambda: self.session.is_ready and self.session.status == "idle", 120)
+        if freeze:
+            from explorer.app import _freeze_startup_objects
+
+            self.settle(1.0)
+            _freeze_startup_objects()  # as the app does a few seconds after start (never inside pytest)
+
+    def wait(self, done: Callable[[], bool], timeout: float = 120.0) -> None:
+        end = time.monotonic() + timeout
+        while not done():
+            if time.monotonic() > end:
+                raise TimeoutError("the window did not get there in time")
+            self.app.processEvents()
+            time.sleep(0.001)
+
+    def settle(self, seconds: float = 0.3) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.app.processEvents()
+            time.sleep(0.001)
+
+    def run(self, code: str, timeout: float = 300.0) -> None:
+        """Run *code* as the editor would, and wait until the inspector has the result."""
+        from explorer.kernel.run_queue import Run
+
+        count = len(self.finished)
+        self.window.runs.submit(Run(code, 1, "file"))
+        self.wait(lambda: len(self.finished) > count, timeout)
+
+    def close(self) -> None:
+        """Quit as the app does: the window closes, a worker thread stops the kernel (joined later)."""
+        self.window.editor.document().setModified(False)
+        self.window.close()
+        self.worker = self.session.shutdown(wait=False)
+
+    def join(self) -> None:
+        if getattr(self, "worker", None) is not None:
+            self.worker.join()
+
+
+# -- stalls -------------------------------------------------------------------------------------
+def stall_scenarios(win: DrivenWindow, big_file: str | None) -> list[tuple[str, float]]:
+    """(scenario, longest gap of the 10 ms timer in ms) for each stall scenario of issue 16 item 3."""
+    probe = StallProbe()
+    out = []
+
+    def measure(name: str, action: Callable[[], None]) -> None:
+        probe.start()
+        action()
+        win.settle(0.3)
+        out.append((name, probe.stop()))
+
+    measure("the kernel runs a 5 s torch computation",
+            lambda: win.run("import torch, time\nx = torch.randn(600, 600)\nt0 = time.time()\n"
+                            "while time.time() - t0 < 5:\n    y = x @ x\n"))
+    if big_file:
+        loaded = []
+        win.window.loader.loaded.connect(loaded.append)
+        measure("a 2 GiB file loads", lambda: (win.window.open_paths([big_file]), win.wait(lambda: bool(loaded))))
+    code = ("import torch, numpy as np\nfor i in range(10000):\n"
+            "    globals()[f'v{i}'] = torch.zeros(4, 4) if i % 2 else np.zeros(3)\n")
+    measure("10,000 variables appear (first run)", lambda: win.run(code))
+    measure("10,000 variables refresh (every one re-bound)", lambda: win.run(code))
+    win.run("img = torch.rand(3, 4096, 4096)")
+    win.window.details.setCurrentIndex(0)
+    shown: list = []
+    win.window.details.image.image_shown.connect(shown.append)
+    measure("a 3x4096x4096 image is selected and drawn",
+            lambda: (win.window.inspector.select("img"), win.wait(lambda: bool(shown))))
+    measure("the app quits (kernel shut down)", win.close)
+    win.join()
+    return out

@@ -139,11 +139,26 @@ def test_grad_shows_its_value_when_small(qapp) -> None:
     assert model.index(1, column).data() == "[100, 100] torch.float32"
 
 
-def test_ten_thousand_changed_rows_are_one_signal(qapp) -> None:
+def test_ten_thousand_changed_rows_go_a_slice_per_turn(qtbot) -> None:
+    """A 10,000-variable re-run is applied a slice per event-loop turn, one repaint per slice."""
+    from explorer.ui.inspector.inspector_model import CHUNK_ROWS
+
     model = InspectorModel()
     model.apply_snapshot(_full([_var(f"v{i}") for i in range(10_000)]))
     spy = _Spy(model)
     changes = {f"v{i}": {"status": "changed", "through": None} for i in range(10_000)}
     model.apply_snapshot(_delta(2, [_var(f"v{i}", (3,)) for i in range(10_000)], changes=changes))
-    assert spy.changed == 1 and spy.resets == 0 and len(spy.rows) == 10_000
-    assert model.variable("v9999")["shape"] == [3]
+    assert spy.changed == 1 and len(spy.rows) == CHUNK_ROWS  # the first slice now, the rest later
+    assert model.variable("v9999")["shape"] == [3]  # the newest VAR is known at once all the same
+    qtbot.waitUntil(lambda: len(spy.rows) == 10_000)
+    assert spy.changed == -(-10_000 // CHUNK_ROWS) and spy.resets == 0
+    assert model.index(9999, model.column_of("shape")).data() == "[3]"
+
+
+def test_a_newer_snapshot_finishes_the_slices_first(qapp) -> None:
+    model = InspectorModel()
+    model.apply_snapshot(_full([_var(f"v{i}") for i in range(5000)]))
+    model.apply_snapshot(_delta(2, [_var(f"v{i}", (3,)) for i in range(5000)]))
+    model.apply_snapshot(_delta(3, [_var("v1", (7,))]))  # no event loop turned in between
+    assert model.index(4999, model.column_of("shape")).data() == "[3]"
+    assert model.variable("v1")["shape"] == [7]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from explorer.ui.inspector.inspector_columns import Column, columns
@@ -19,6 +19,8 @@ from explorer.ui.palette import group_color
 
 Index = QModelIndex | QPersistentModelIndex
 VAR_ROLE = Qt.ItemDataRole.UserRole + 1
+# Changed VARs applied per event-loop turn when a delta is large (a 10,000-variable re-run).
+CHUNK_ROWS = 1500
 _DISPLAY = Qt.ItemDataRole.DisplayRole
 _ROLES = frozenset({_DISPLAY, VAR_ROLE, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.DecorationRole,
                     Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole})
@@ -62,6 +64,8 @@ class InspectorModel(QAbstractItemModel):
         self._by_name: dict[str, _Node] = {}
         self._filter = ""
         self._seq = 0
+        self._pending: dict[str, dict] = {}  # the rest of a large delta, applied a slice per turn
+        self._pending_markers: set[str] = set()
 
     # -- data in -----------------------------------------------------------------------
     def apply_snapshot(self, snapshot: dict[str, Any]) -> set[str]:
@@ -72,6 +76,7 @@ class InspectorModel(QAbstractItemModel):
         rows on screen); only a container whose children came or went, or names that
         came or went, restructure rows.
         """
+        self._finish_pending()
         if snapshot.get("full", True):
             self.set_variables(snapshot.get("variables") or [], snapshot.get("changes") or {})
             self._seq = int(snapshot.get("seq") or 0)
@@ -86,17 +91,36 @@ class InspectorModel(QAbstractItemModel):
         if snapshot.get("order") is not None or snapshot.get("removed"):
             self._rebuild(snapshot)
             return changed
-        touched = []
-        for var in fresh:
-            node = self._swap(var)
-            if node is not None:
-                touched.append(node)
-        for name in set(old_changes) | set(self._changes):
-            node = self._by_name.get(name)
-            if node is not None:
-                touched.append(node)
-        self._repaint(touched)
+        markers = set(old_changes) | set(self._changes)
+        if len(fresh) > CHUNK_ROWS:
+            # Thousands of changed rows: a slice per event-loop turn keeps the window answering.
+            self._pending = {var["name"]: var for var in fresh[CHUNK_ROWS:]}
+            self._pending_markers = markers
+            self._swap_all(fresh[:CHUNK_ROWS], set())
+            QTimer.singleShot(0, self._next_chunk)
+        else:
+            self._swap_all(fresh, markers)
         return changed
+
+    def _swap_all(self, fresh: list[dict], markers: set[str]) -> None:
+        touched = [node for node in (self._swap(var) for var in fresh) if node is not None]
+        touched += [node for node in (self._by_name.get(name) for name in markers) if node is not None]
+        self._repaint(touched)
+
+    def _next_chunk(self) -> None:
+        if not self._pending:
+            return
+        names = list(self._pending)[:CHUNK_ROWS]
+        chunk = [self._pending.pop(name) for name in names]
+        self._swap_all(chunk, set() if self._pending else self._pending_markers)
+        if self._pending:
+            QTimer.singleShot(0, self._next_chunk)
+
+    def _finish_pending(self) -> None:
+        """Apply what is left of a large delta now (a newer snapshot must find the model complete)."""
+        if self._pending:
+            rest, self._pending = list(self._pending.values()), {}
+            self._swap_all(rest, self._pending_markers)
 
     def set_variables(self, variables: list[dict], changes: dict[str, dict] | None = None) -> None:
         """Replace everything (a full snapshot)."""
@@ -189,6 +213,7 @@ class InspectorModel(QAbstractItemModel):
     # -- the name filter -------------------------------------------------------------------
     def set_filter(self, text: str) -> None:
         """Show only variables whose name contains *text* (any case), with their matching children."""
+        self._finish_pending()
         text = text.strip().lower()
         if text == self._filter:
             return
@@ -241,6 +266,8 @@ class InspectorModel(QAbstractItemModel):
         return [node.var for node in self._root.walk()]
 
     def variable(self, name: str) -> dict | None:
+        if name in self._pending:
+            return self._pending[name]  # the newest VAR, though its row has not been repainted yet
         node = self._by_name.get(name)
         return node.var if node else None
 
