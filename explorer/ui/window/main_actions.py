@@ -51,7 +51,11 @@ def specs(w) -> list[Spec]:
         Spec("run_selection", QCoreApplication.translate("MainActions", "Run &Selection or Line"), QCoreApplication.translate("MainActions", "Run the selected lines, or the cursor's line (F9)"), w.run_selection, ("F9",)),
         Spec("stop", QCoreApplication.translate("MainActions", "S&top"), QCoreApplication.translate("MainActions", "Interrupt the running code (KeyboardInterrupt)"), w.stop_kernel, ("Ctrl+.",), sp.SP_MediaStop),
         Spec("restart", QCoreApplication.translate("MainActions", "&Restart Kernel"), QCoreApplication.translate("MainActions", "Start a fresh Python process; variables are lost, your script is kept"), w.restart_kernel, ("Ctrl+Shift+.",), sp.SP_BrowserReload),
-        Spec("presentation", QCoreApplication.translate("MainActions", "&Presentation Mode"), QCoreApplication.translate("MainActions", "Big fonts for a classroom projector (F11)"), w.toggle_presentation, ("F11",), None, True),
+        Spec("presentation", QCoreApplication.translate("MainActions", "&Presentation Mode"), QCoreApplication.translate("MainActions", "For a classroom projector: the whole screen, big fonts, one pane at a time (F11)"), w.toggle_presentation, ("F11",), None, True),
+        Spec("focus_editor", QCoreApplication.translate("MainActions", "Show the &Code"), QCoreApplication.translate("MainActions", "Presentation mode: show the editor and the console big"), lambda: w.focus_pane("editor"), ("Ctrl+1",)),
+        Spec("focus_inspector", QCoreApplication.translate("MainActions", "Show the &Variables"), QCoreApplication.translate("MainActions", "Presentation mode: show the list of variables big"), lambda: w.focus_pane("inspector"), ("Ctrl+2",)),
+        Spec("focus_details", QCoreApplication.translate("MainActions", "Show the &Details"), QCoreApplication.translate("MainActions", "Presentation mode: show the Image, Values, Stats, Memory and Graph tabs big"), lambda: w.focus_pane("details"), ("Ctrl+3",)),
+        Spec("next_pane", QCoreApplication.translate("MainActions", "&Next Pane"), QCoreApplication.translate("MainActions", "Move to the next pane: code, variables, details (F6)"), w.focus_next_pane, ("F6",)),
         Spec("zoom_in", QCoreApplication.translate("MainActions", "Zoom &In"), QCoreApplication.translate("MainActions", "Larger text"), w.zoom_in, ("Ctrl++", "Ctrl+=")),
         Spec("zoom_out", QCoreApplication.translate("MainActions", "Zoom &Out"), QCoreApplication.translate("MainActions", "Smaller text"), w.zoom_out, ("Ctrl+-",)),
         Spec("about", QCoreApplication.translate("MainActions", "&About Tensor Explorer"), QCoreApplication.translate("MainActions", "Version and credits"), w.show_about),
@@ -75,7 +79,8 @@ def build(w: QMainWindow) -> Actions:
     bar = w.menuBar()
     for menu_key, keys in (("file", ("new", "open", "open_data", "|recent", "-", "save", "save_as", "-", "quit")),
                            ("run", ("run_file", "run_cell", "run_cell_advance", "run_selection", "-", "stop", "restart")),
-                           ("view", ("presentation", "zoom_in", "zoom_out", "-", "|language")),
+                           ("view", ("presentation", "focus_editor", "focus_inspector", "focus_details", "next_pane", "-",
+                                     "zoom_in", "zoom_out", "-", "|language")),
                            ("lessons", ()),
                            ("help", ("shortcuts", "about"))):
         menu = bar.addMenu("")

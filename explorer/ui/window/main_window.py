@@ -5,8 +5,8 @@ from __future__ import annotations
 from importlib import metadata
 from typing import Any
 
-from PySide6.QtCore import QEvent, QSettings, Qt, QUrl
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QFont, QIcon
+from PySide6.QtCore import QEvent, Qt, QUrl
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QIcon
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -28,10 +28,12 @@ from explorer.ui.inspector.inspector_model import InspectorModel
 from explorer.ui.inspector.inspector_view import InspectorView
 from explorer.ui.window import main_actions
 from explorer.ui.window.data_loader import DataLoader
+from explorer.ui.window.pane_strip import PaneStrip
 from explorer.ui.window.recovery import RecoveryStore
 from explorer.ui.window.window_files import WindowFilesMixin
+from explorer.ui.window.window_layout import PRESENTATION_SCALE, WindowLayoutMixin
 
-PRESENTATION_SCALE = 1.8
+__all__ = ["MainWindow", "PRESENTATION_SCALE"]
 
 
 def _installed_version(package: str) -> str | None:
@@ -41,7 +43,7 @@ def _installed_version(package: str) -> str | None:
         return None
 
 
-class MainWindow(WindowFilesMixin, QMainWindow):
+class MainWindow(WindowLayoutMixin, WindowFilesMixin, QMainWindow):
     """Receives the kernel *session* and the shared *state*; owns every widget and connects their signals."""
 
     def __init__(self, session: Any, state: AppState | None = None, console: QWidget | None = None,
@@ -54,9 +56,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         if icon is not None:
             self.setWindowIcon(icon)
         self.file_path: str | None = None
-        self._base_point_size = QApplication.font().pointSizeF() or 10.0
-        self._zoom = 1.0
-        self._presentation = False
+        self._init_layout_state()
         self._kernel_torch: str | None = None
         self._card_run: Run | None = None  # the run the error card speaks of
         self._build_widgets(console)
@@ -69,7 +69,6 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.loader.problems_reported.connect(self._on_loader_problems_reported)
         self.loader.loaded.connect(lambda _name: self.banner.clear("files"))  # an older failure has passed
         self.retranslate()
-        self.resize(1500, 950)
         self._restore_layout()
 
     # -- construction -----------------------------------------------------------------
@@ -101,10 +100,14 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         main.addWidget(right)
         main.setSizes([700, 800])
         self._splitters = {"left": left, "right": right, "main": main}
+        self.pane_strip = PaneStrip(self)
+        self.pane_strip.hide()
+        self.pane_strip.pane_chosen.connect(self.focus_pane)
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.banner)
+        layout.addWidget(self.pane_strip)
         layout.addWidget(main, 1)
         self.setCentralWidget(central)
 
@@ -171,39 +174,6 @@ class MainWindow(WindowFilesMixin, QMainWindow):
             action.setCheckable(True)
             action.setChecked(code == self.language)
             action.triggered.connect(lambda _=False, c=code: self.set_language(c))
-
-    def toggle_presentation(self) -> None:
-        self.set_presentation(not self._presentation)
-
-    def set_presentation(self, on: bool) -> None:
-        """Presentation mode: every font scaled up for a projector."""
-        self._presentation = on
-        self.actions_["presentation"].setChecked(on)
-        self._apply_fonts()
-
-    def zoom_in(self) -> None:
-        self._zoom = min(self._zoom * 1.15, 4.0)
-        self._apply_fonts()
-
-    def zoom_out(self) -> None:
-        self._zoom = max(self._zoom / 1.15, 0.5)
-        self._apply_fonts()
-
-    def point_size(self) -> float:
-        return self._base_point_size * self._zoom * (PRESENTATION_SCALE if self._presentation else 1.0)
-
-    def _apply_fonts(self) -> None:
-        size = self.point_size()
-        font = QFont(QApplication.font())
-        font.setPointSizeF(size)
-        QApplication.setFont(font)
-        mono = QFont(self.editor.font())
-        mono.setPointSizeF(size)
-        self.editor.setFont(mono)
-        if hasattr(self.console, "font") and not isinstance(self.console, QLabel):
-            console_font = QFont(self.console.font)
-            console_font.setPointSizeF(size)
-            self.console.font = console_font
 
     # -- running code ------------------------------------------------------------------
     def run_file(self) -> None:
@@ -353,23 +323,6 @@ class MainWindow(WindowFilesMixin, QMainWindow):
             else:
                 problems.append(self.tr("{url}: only files on this computer can be opened, not web addresses.").format(url=url.toString()))
         self.open_paths(paths, problems)
-
-    def _restore_layout(self) -> None:
-        """Window size and pane sizes as the user left them."""
-        settings = QSettings()
-        geometry = settings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        for key, splitter in self._splitters.items():
-            state = settings.value(f"window/splitter_{key}")
-            if state is not None:
-                splitter.restoreState(state)
-
-    def _save_layout(self) -> None:
-        settings = QSettings()
-        settings.setValue("window/geometry", self.saveGeometry())
-        for key, splitter in self._splitters.items():
-            settings.setValue(f"window/splitter_{key}", splitter.saveState())
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         self._save_layout()
