@@ -4,7 +4,9 @@ Every view follows the window's selection (:class:`~explorer.ui.app_state.AppSta
 and fetches only while it is visible (:class:`~explorer.ui.selection_fetch.SelectionFetch`),
 so switching variables costs one request, not five; a tab catches up when it is
 shown. The views (and matplotlib and networkx behind them) are built just after
-the window appears, so they do not delay the first paint.
+the window appears, so they do not delay the first paint. Each view sits in a
+scroll area: a long name or a tall memory map scrolls instead of making the
+window larger than a projector's screen.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QWidget
 
 # Delay before building the views once the tabs exist: enough for the window to paint first.
 BUILD_DELAY_MS = 150
@@ -49,7 +51,7 @@ class DetailTabsWidget(QTabWidget):
             view = cls(self._source, self._state)
             placeholder = self.widget(index)
             self.removeTab(index)
-            self.insertTab(index, view, "")
+            self.insertTab(index, _scrolling(view), "")
             placeholder.deleteLater()
             self._views.append(view)
         self.setCurrentIndex(current)
@@ -80,6 +82,18 @@ class DetailTabsWidget(QTabWidget):
         self.ensure_views()
         return self._views[index]
 
+    def page_of(self, view: QWidget) -> QWidget:
+        """The tab page holding *view* (its scroll area), or *view* itself when it is a page."""
+        return next((self.widget(i) for i, v in enumerate(self._views) if v is view), view)
+
+    def setCurrentWidget(self, widget: QWidget) -> None:  # noqa: N802 - Qt name, also takes a view
+        super().setCurrentWidget(self.page_of(widget))
+
+    def current_view(self) -> Any:
+        """The view of the current tab (None before the views are built)."""
+        index = self.currentIndex()
+        return self._views[index] if 0 <= index < len(self._views) else None
+
     def retranslate(self) -> None:
         titles = (self.tr("Image"), self.tr("Values"), self.tr("Stats"), self.tr("Memory"), self.tr("Graph"))
         tips = (
@@ -99,3 +113,13 @@ class DetailTabsWidget(QTabWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
+
+
+def _scrolling(view: QWidget) -> QScrollArea:
+    """*view* in a frameless scroll area that resizes it: it fills the tab, and scrolls when the tab is smaller."""
+    area = QScrollArea()
+    area.setObjectName(f"{type(view).__name__}_page")
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidgetResizable(True)
+    area.setWidget(view)
+    return area
