@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from explorer.core.graph.local import OTHER, local_rules, number
-from explorer.core.graph.watch import record_of
+from explorer.core.graph.records import record_of
 
 
 #: Stands for an input no variable holds (an intermediate result) in a formula.

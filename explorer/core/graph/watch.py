@@ -20,27 +20,16 @@ import sys
 from collections import deque
 from typing import Any
 
+from explorer.core.graph.autograd import _named_tensors, grad_preview
 from explorer.core.graph.local import local_rules
+from explorer.core.graph.records import META_KEY
 
-#: The key of our record in ``grad_fn.metadata``.
-META_KEY = "tensor_explorer"
 #: Nodes hooked at most per request: a huge graph is watched in part rather than stalling the kernel.
 MAX_NODES = 5000
 
 
-def record_of(fn: Any) -> dict | None:
-    """The watch record of an autograd node (None when it was never watched)."""
-    try:
-        found = fn.metadata.get(META_KEY)
-    except Exception:  # noqa: BLE001 - nodes without metadata (old torch, custom C++ nodes)
-        return None
-    return found if isinstance(found, dict) else None
-
-
 def _recorder(record: dict) -> Any:
     """The hook of one node: writes the gradients that passed through into *record*."""
-    from explorer.core.graph.autograd import grad_preview
-
     def hook(grad_inputs: tuple, grad_outputs: tuple) -> None:
         record["grad_in"] = [None if g is None else grad_preview(g) for g in grad_inputs]
         record["grad_out"] = [None if g is None else grad_preview(g) for g in grad_outputs]
@@ -68,8 +57,6 @@ def watch_gradients(namespace: dict[str, Any], max_nodes: int = MAX_NODES) -> in
     torch = sys.modules.get("torch")
     if torch is None:
         return 0
-    from explorer.core.graph.autograd import _named_tensors
-
     queue: deque = deque()
     seen: set[int] = set()
     keep: list[Any] = []  # ids are only unique while the nodes live
