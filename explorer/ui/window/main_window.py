@@ -31,7 +31,9 @@ from explorer.ui.window.data_loader import DataLoader
 from explorer.ui.window.pane_strip import PaneStrip
 from explorer.ui.window.recovery import RecoveryStore
 from explorer.ui.window.window_files import WindowFilesMixin
+from explorer.ui.window.step_panel import StepPanel
 from explorer.ui.window.window_layout import PRESENTATION_SCALE, WindowLayoutMixin
+from explorer.ui.window.window_steps import WindowStepsMixin
 
 __all__ = ["MainWindow", "PRESENTATION_SCALE"]
 
@@ -43,7 +45,7 @@ def _installed_version(package: str) -> str | None:
         return None
 
 
-class MainWindow(WindowLayoutMixin, WindowFilesMixin, QMainWindow):
+class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWindow):
     """Receives the kernel *session* and the shared *state*; owns every widget and connects their signals."""
 
     def __init__(self, session: Any, state: AppState | None = None, console: QWidget | None = None,
@@ -61,6 +63,8 @@ class MainWindow(WindowLayoutMixin, WindowFilesMixin, QMainWindow):
         self._card_run: Run | None = None  # the run the error card speaks of
         self._build_widgets(console)
         self.actions_ = main_actions.build(self)
+        self._init_steps()
+        self.actions_["lesson_both"].setChecked(self.lessons_in_both_languages())
         self._build_status_bar()
         self._connect()
         self.setAcceptDrops(True)
@@ -77,6 +81,7 @@ class MainWindow(WindowLayoutMixin, WindowFilesMixin, QMainWindow):
         self.console = console or QLabel(self.tr("Starting the Python kernel…"), self)
         self.error_card = ErrorCardView(self)
         self.error_card.hide()
+        self.step_panel = StepPanel(self)
         self.banner = BannerWidget(self)
         self.inspector_model = InspectorModel(self)
         self.inspector = InspectorView(self.inspector_model, self.session, self.app_state, self)
@@ -86,6 +91,7 @@ class MainWindow(WindowLayoutMixin, WindowFilesMixin, QMainWindow):
         bottom = QWidget(self)
         bottom_layout = QVBoxLayout(bottom)
         bottom_layout.setContentsMargins(0, 0, 0, 0)
+        bottom_layout.addWidget(self.step_panel)
         bottom_layout.addWidget(self.error_card)
         bottom_layout.addWidget(self.console, 1)
         self._bottom_layout = bottom_layout
@@ -148,6 +154,7 @@ class MainWindow(WindowLayoutMixin, WindowFilesMixin, QMainWindow):
             "Or open a ready lesson from the Lessons menu and step through it with Shift+Enter."))
         self._fill_language_menu()
         self._fill_lessons_menu()
+        self._rerender_lesson()
         self._update_recent_menu()
         self._update_title()
         self._on_session_status_changed(self.session.status)
@@ -184,6 +191,9 @@ class MainWindow(WindowLayoutMixin, WindowFilesMixin, QMainWindow):
         self._submit(Run(code, first, "cell"))
 
     def run_cell_and_advance(self) -> None:
+        # A cell of comments only (a lesson's title) would run nothing visible: start at the next cell with code.
+        while not _has_code(self.editor.current_cell()[0]) and self.editor.advance_to_next_cell():
+            pass
         self.run_cell()
         self.editor.advance_to_next_cell()
 
@@ -210,6 +220,7 @@ class MainWindow(WindowLayoutMixin, WindowFilesMixin, QMainWindow):
         self.statusBar().showMessage(self.tr("Interrupted: the running code was stopped"), 5000)
 
     def restart_kernel(self) -> None:
+        self.stepper.reset()
         self.runs.clear()
         self.session.restart()
 
@@ -235,6 +246,7 @@ class MainWindow(WindowLayoutMixin, WindowFilesMixin, QMainWindow):
         self.sync_script_context()
 
     def _on_session_namespace_changed(self, snapshot: dict) -> None:
+        self._last_changes = dict(snapshot.get("changes") or {})
         self.inspector.apply_snapshot(snapshot)
         self._kernel_torch = snapshot.get("torch_version")
         self._show_torch_version(self._kernel_torch)
@@ -289,14 +301,17 @@ class MainWindow(WindowLayoutMixin, WindowFilesMixin, QMainWindow):
         elif run is not None:
             self.error_card.clear()
             self.error_card.hide()
+        self._after_run_selection(run)
 
     def _on_session_kernel_died(self, message: str) -> None:
+        self.stepper.reset()
         self.banner.show_message(self.tr("The kernel died (the code crashed or called exit); it is restarting. Your script is safe in the editor."), "warning", topic="kernel")
 
     def _on_session_kernel_restarted(self) -> None:
         self.banner.clear("version")  # the new kernel is asked again
         self.inspector.apply_snapshot({"full": True, "seq": 0, "variables": []})
-        self.statusBar().showMessage(self.tr("A fresh kernel is ready; run your code again"), 8000)
+        if not self.stepper.is_replaying():
+            self.statusBar().showMessage(self.tr("A fresh kernel is ready; run your code again"), 8000)
 
     def _on_error_card_line_activated(self, line: int) -> None:
         """The card's lines are the file's lines when the card came from the editor's code."""
@@ -345,3 +360,8 @@ def _in_file_lines(card: dict | None, run: Run | None) -> dict | None:
         if isinstance(card.get(key), int):
             out[key] = run.file_line(card[key])
     return out
+
+
+def _has_code(code: str) -> bool:
+    """Whether *code* has a line that is neither blank nor a comment."""
+    return any(line.strip() and not line.strip().startswith("#") for line in code.split("\n"))
