@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import metadata
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QUrl
+from PySide6.QtCore import QEvent, Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QIcon
 from PySide6.QtWidgets import (
     QApplication,
@@ -36,6 +36,8 @@ from explorer.ui.window.window_layout import PRESENTATION_SCALE, WindowLayoutMix
 from explorer.ui.window.window_steps import WindowStepsMixin
 
 __all__ = ["MainWindow", "PRESENTATION_SCALE"]
+#: The Chinese-font check waits this long after start: it may scan the system's fonts.
+FONT_CHECK_DELAY_MS = 1500
 
 
 def _installed_version(package: str) -> str | None:
@@ -137,6 +139,9 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
         self.inspector_model.out_of_step.connect(self._on_inspector_model_out_of_step)
         self.error_card.line_activated.connect(self._on_error_card_line_activated)
         self.editor.document().modificationChanged.connect(self._on_editor_modification_changed)
+        self.app_state.language_changed.connect(self._on_state_language_changed)
+        if self.language.startswith("zh"):
+            QTimer.singleShot(FONT_CHECK_DELAY_MS, self._check_figure_font)  # after the first paint
 
     def attach_console(self, console: QWidget) -> None:
         """Put the real console (created once the kernel runs) in place of the placeholder."""
@@ -172,6 +177,9 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
     def set_language(self, lang: str) -> None:
         """Switch the interface (and, through the state, the kernel's sentences) to *lang*."""
         self.app_state.set_language(lang)
+
+    def _on_state_language_changed(self, _lang: str) -> None:
+        QTimer.singleShot(0, self._check_figure_font)
 
     def _fill_language_menu(self) -> None:
         menu = self.actions_.language_menu

@@ -199,3 +199,13 @@ class WindowLayoutMixin:
             self.console.font = console_font
         if not self._presentation:
             self.fit_to_screen()
+
+    # -- figure fonts ----------------------------------------------------------------------
+    def _check_figure_font(self) -> None:
+        """In Chinese, say once if no font can draw Chinese in the charts (their labels would be boxes)."""
+        from explorer.ui.figure_fonts import cjk_family
+
+        if self.language.startswith("zh") and cjk_family() is None:
+            self.statusBar().showMessage(self.tr(
+                "No Chinese font was found for the charts, so their Chinese labels show as boxes: "
+                "install one (for example fonts-noto-cjk) and restart."), 15000)
