@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-#: Well-known CJK families, Simplified Chinese first.
+# Well-known CJK families, Simplified Chinese first.
 KNOWN_CJK = (
     "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "WenQuanYi Zen Hei",
     "WenQuanYi Micro Hei", "Microsoft YaHei", "SimHei", "PingFang SC", "Hiragino Sans GB", "Heiti SC",

@@ -36,7 +36,7 @@ from explorer.ui.window.window_layout import PRESENTATION_SCALE, WindowLayoutMix
 from explorer.ui.window.window_steps import WindowStepsMixin
 
 __all__ = ["MainWindow", "PRESENTATION_SCALE"]
-#: The Chinese-font check waits this long after start: it may scan the system's fonts.
+# The Chinese-font check waits this long after start: it may scan the system's fonts.
 FONT_CHECK_DELAY_MS = 1500
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QSizePolicy, QToolButton, QWidget
 
-#: The panes presentation mode shows one at a time, in the order of their keys (Ctrl+1, Ctrl+2, Ctrl+3).
+# The panes presentation mode shows one at a time, in the order of their keys (Ctrl+1, Ctrl+2, Ctrl+3).
 PANES = ("editor", "inspector", "details")
 PANE_KEYS = {"editor": "Ctrl+1", "inspector": "Ctrl+2", "details": "Ctrl+3"}
 

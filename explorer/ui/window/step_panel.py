@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-#: The panel never takes more than this many text lines of height; the rest scrolls.
+# The panel never takes more than this many text lines of height; the rest scrolls.
 MAX_LINES = 12
 
 
@@ -154,8 +154,9 @@ class StepPanel(QFrame):
                  else self.tr("lines {first}–{last}").format(first=first, last=last))
         text = self.tr("Statement {index} of {total}, {lines}").format(index=result.index + 1, total=result.total,
                                                                        lines=lines)
-        if result.ran > 1:
-            text = self.tr("Ran to the cursor: %n statement(s), the last is {last}", "", result.ran).format(last=text)
+        ran = result.ran
+        if ran > 1:
+            text = self.tr("Ran to the cursor: %n statement(s), the last is {last}", "", ran).format(last=text)
         if result.replayed is not None:
             text = self.tr("{what} — a replay: a fresh kernel ran the statements before it again").format(what=text)
         if result.error:
@@ -178,8 +179,8 @@ class StepPanel(QFrame):
                 lines.append(f"{shape} {preview.get('dtype') or ''}".strip())
             lines.append(preview["text"] or self.tr("(values not readable)"))
             if not preview["full"] and preview.get("mean") is not None:
-                lines.append(self.tr("min {min:.4g}  max {max:.4g}  mean {mean:.4g}").format(
-                    min=preview["min"], max=preview["max"], mean=preview["mean"]))
+                lines.append(self.tr("min {min}  max {max}  mean {mean}").format(
+                    min=f"{preview['min']:.4g}", max=f"{preview['max']:.4g}", mean=f"{preview['mean']:.4g}"))
         grad = preview.get("grad")
         if grad is not None:
             lines.append(".grad = " + grad["text"])

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from explorer.ui.window.pane_strip import PANES
 
 PRESENTATION_SCALE = 1.8
-#: The size the window would like on a big screen.
+# The size the window would like on a big screen.
 PREFERRED_SIZE = QSize(1500, 950)
-#: Room left for the window manager's frame (title bar, borders) before the real frame is known.
+# Room left for the window manager's frame (title bar, borders) before the real frame is known.
 FRAME_ALLOWANCE = QSize(16, 48)
 ZOOM_STEP, MIN_ZOOM, MAX_ZOOM = 1.15, 0.5, 4.0
 

@@ -18,7 +18,7 @@ from explorer.kernel.run_queue import Run
 from explorer.kernel.statements import assigned_names
 from explorer.kernel.step import Stepper, StepResult
 
-#: Runs after which the window selects the variable the code made.
+# Runs after which the window selects the variable the code made.
 _SELECTING = ("cell", "selection", "step")
 WATCH_KEY = "view/watch_gradients"
 
