@@ -51,9 +51,9 @@ def cjk_family() -> str | None:
     return _pick({entry.name for entry in manager.ttflist})
 
 
-def families(language: str) -> list[str]:
-    """The font families a figure asks for: Latin first, then a CJK font when the text may be Chinese."""
-    if language.startswith("zh"):
+def families(text: str) -> list[str]:
+    """The font families a figure asks for to draw *text*: Latin first, then a CJK font when *text* needs one."""
+    if any(ord(ch) >= 0x2E80 for ch in text):  # CJK radicals, kana, ideographs, full-width forms
         cjk = cjk_family()
         return [LATIN, cjk] if cjk else [LATIN]
     return [LATIN]

@@ -327,14 +327,14 @@ class StatsView(QWidget):
         widths = [b - a for a, b in zip(edges[:-1], edges[1:])]
         ax.bar(edges[:-1], counts, width=widths, align="edge", color="#0072B2", edgecolor="none")
         size = points(self)  # follow the widget font (bigger with the zoom and in presentation mode)
-        family = families(self.app_state.language)  # a CJK font that exists, for Chinese labels
         ax.tick_params(labelsize=size)
         #: Axis label of the histogram: the values of the elements.
-        ax.set_xlabel(self.tr("value"), fontsize=size, fontfamily=family)
+        xlabel = self.tr("value")
+        ax.set_xlabel(xlabel, fontsize=size, fontfamily=families(xlabel))  # a CJK font that exists, for Chinese
         step = hist.get("step") or 1
         #: Axis label of the histogram: how many elements fall in each bar.
         ylabel = self.tr("count") if step == 1 else self.tr("count (sample: 1 in {step} elements)").format(step=step)
-        ax.set_ylabel(ylabel, fontsize=size, fontfamily=family)
+        ax.set_ylabel(ylabel, fontsize=size, fontfamily=families(ylabel))
         self._figure.tight_layout()
         self._canvas.draw_idle()
 
