@@ -88,6 +88,8 @@ def scenes(demo: Path, step: Path) -> list[Scene]:
         Scene("normal-en", ("--lang", "en", str(demo)), run_demo + select("img") + tab("image")),
         Scene("normal-zh", ("--lang", "zh_CN", str(demo)), run_demo + select("sub") + tab("memory")),
         Scene("stats-zh", ("--lang", "zh_CN", str(demo)), run_demo + select("img") + tab("stats")),
+        Scene("presentation-image-zh", ("--lang", "zh_CN", "--presentation", str(demo)),
+              run_demo + select("img") + tab("image")),
         Scene("presentation-step-en", ("--lang", "en", "--presentation", str(step)),
               ("key ctrl+1", "key ctrl+Home", *(["key F10", "wait 3"] * 4))),
         Scene("presentation-graph-zh", ("--lang", "zh_CN", "--presentation", "--lesson", "07"),
@@ -131,7 +133,14 @@ def shoot(drive: Path, scene: Scene, work: Path, out: Path) -> Path:
     if "app alive" not in report:
         print(f"warning: {scene.name}: the app was not running at the end\n{report}")
     target = out / f"{scene.name}.png"
-    shutil.copyfile(png, target)
+    if size and where:  # the window only: a screen without a window manager has no desktop around it
+        from PIL import Image
+
+        left, top = max(0, int(where.group(1))), max(0, int(where.group(2)))
+        with Image.open(png) as shot:
+            shot.crop((left, top, min(shot.width, right), min(shot.height, bottom))).save(target, optimize=True)
+    else:
+        shutil.copyfile(png, target)
     return target
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QWidget
 
 # Delay before building the views once the tabs exist: enough for the window to paint first.
@@ -115,11 +115,45 @@ class DetailTabsWidget(QTabWidget):
         super().changeEvent(event)
 
 
+class _Page(QScrollArea):
+    """A view in a frameless scroll area: it fills the tab, and scrolls only below its minimum size.
+
+    Not ``widgetResizable``: that sizes a view with wrapped labels by its
+    height-for-width, i.e. its *preferred* height, and a pane shorter than
+    that would scroll although the view fits.
+    """
+
+    def __init__(self, view: QWidget) -> None:
+        super().__init__()
+        self.setObjectName(f"{type(view).__name__}_page")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(False)
+        self.setWidget(view)
+        view.installEventFilter(self)
+
+    def _fit(self) -> None:
+        view = self.widget()
+        least = view.minimumSizeHint().expandedTo(view.minimumSize())
+        area = self.maximumViewportSize()  # the room without scroll bars
+        width = max(area.width(), least.width())
+        height = max(area.height(), least.height())
+        if width > area.width():  # a horizontal bar takes room from the height, and the other way round
+            height = max(area.height() - self.horizontalScrollBar().sizeHint().height(), least.height())
+        if height > area.height():
+            width = max(area.width() - self.verticalScrollBar().sizeHint().width(), least.width())
+        if view.size() != QSize(width, height):
+            view.resize(width, height)
+
+    def resizeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self._fit()  # the view's minimum changed (a new variable, a bigger font)
+        return super().eventFilter(watched, event)
+
+
 def _scrolling(view: QWidget) -> QScrollArea:
-    """*view* in a frameless scroll area that resizes it: it fills the tab, and scrolls when the tab is smaller."""
-    area = QScrollArea()
-    area.setObjectName(f"{type(view).__name__}_page")
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setWidgetResizable(True)
-    area.setWidget(view)
-    return area
+    """*view* as a tab page (see :class:`_Page`)."""
+    return _Page(view)

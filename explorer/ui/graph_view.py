@@ -298,7 +298,10 @@ class GraphView(QWidget):
         em = self.fontMetrics().height()
         gap_y = max(item.boundingRect().height() for item in items.values()) + em
         positions = layered_positions(list(items), edges)
-        columns = column_centres(positions, items, gap=3 * em)
+        # Edge labels (local derivatives) sit between two columns: make the gap wide enough for the widest.
+        lines = [line for info in result.get("edge_info") or [] for line in edge_text(info).split("\n") if line]
+        widest = max((self.fontMetrics().horizontalAdvance(line) for line in lines), default=0)
+        columns = column_centres(positions, items, gap=max(3 * em, widest + em))
         for node_id, (layer, row) in positions.items():
             rect = items[node_id].boundingRect()
             items[node_id].setPos(columns[layer] - rect.center().x(), row * gap_y - rect.center().y())

@@ -97,6 +97,9 @@ def test_a_write_through_a_view_shows_the_base_before_and_after(shared) -> None:
     assert rows["t"][1] == "[[0, 1, 2],\n [3, 4, 5]]"
     assert rows["t"][2] == "[[  0, 999,   2],\n [  3,   4,   5]]"
     assert "t changed through sub" in rows["t"][3]
+    panel = window.step_panel
+    QApplication.processEvents()
+    assert panel._scroll.height() >= panel._body.sizeHint().height() > 3 * panel.fontMetrics().height()  # rows on screen
     assert window.app_state.selected_name == "sub"  # the variable the statement wrote
     assert window.editor.step_marks == ((4, 4), None)
     result = _press_step(qtbot, window, Qt.Key.Key_F10, Qt.KeyboardModifier.ShiftModifier)

@@ -243,14 +243,12 @@ class CodeEditorWidget(QPlainTextEdit):
         current.cursor.clearSelection()
         selections.append(current)
         if self._step_done is not None:
-            done = QTextEdit.ExtraSelection()
-            done.format.setBackground(QColor(0, 158, 115, 55))  # Okabe-Ito bluish green: "this just ran"
-            done.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
-            cursor = QTextCursor(self.document().findBlockByNumber(self._step_done[0] - 1))
-            last = self.document().findBlockByNumber(self._step_done[1] - 1)
-            cursor.setPosition(last.position() + max(last.length() - 1, 0), QTextCursor.MoveMode.KeepAnchor)
-            done.cursor = cursor
-            selections.append(done)
+            for number in range(self._step_done[0] - 1, self._step_done[1]):  # one band per line: full width
+                done = QTextEdit.ExtraSelection()
+                done.format.setBackground(QColor(0, 158, 115, 55))  # Okabe-Ito bluish green: "this just ran"
+                done.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+                done.cursor = QTextCursor(self.document().findBlockByNumber(number))
+                selections.append(done)
         if self._error_line is not None:
             error = QTextEdit.ExtraSelection()
             error.format.setBackground(QColor(230, 80, 60, 60))

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 # The panel never takes more than this many text lines of height; the rest scrolls.
-MAX_LINES = 12
+MAX_LINES = 9
 
 
 class StepPanel(QFrame):
@@ -57,7 +57,8 @@ class StepPanel(QFrame):
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addLayout(top)
         layout.addWidget(self._scroll, 1)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        # Fixed: while stepping, the before/after rows matter more than the console under them.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self._cells: list[QWidget] = []
         self.retranslate()
         self.hide()
@@ -136,14 +137,14 @@ class StepPanel(QFrame):
             font.setBold(True)
             label.setFont(font)
         self._grid.addWidget(label, row, column, 1, span)
+        label.show()  # a label added to a shown panel waits for a later show: the layout would skip it
         self._cells.append(label)
 
     def _fit_height(self) -> None:
         """As tall as the rows, up to MAX_LINES lines (then it scrolls)."""
         self._body.adjustSize()
-        limit = self.fontMetrics().height() * MAX_LINES
-        self._scroll.setMaximumHeight(min(self._body.sizeHint().height() + 4, limit))
-        self._scroll.setMinimumHeight(min(self._body.sizeHint().height() + 4, self.fontMetrics().height() * 3))
+        height = min(self._body.sizeHint().height() + 4, self.fontMetrics().height() * MAX_LINES)
+        self._scroll.setFixedHeight(height)
 
     # -- words ----------------------------------------------------------------------------
     def _header(self, result: Any) -> str:
