@@ -60,6 +60,13 @@ t = torch.arange(6).reshape(2, 3)
 sub = t[:, 1:]
 sub[0, 0] = 999
 """
+FAILING = """\
+import torch
+
+a = torch.ones(4, 3)
+b = torch.ones(4, 5)
+c = a @ b
+"""
 TABS = ("image", "values", "stats", "memory", "graph")
 
 
@@ -82,12 +89,13 @@ def tab(name: str) -> tuple[str, ...]:
     return ("key ctrl+3", "key Home", *(["key Right"] * TABS.index(name)))
 
 
-def scenes(demo: Path, step: Path) -> list[Scene]:
+def scenes(demo: Path, step: Path, failing: Path) -> list[Scene]:
     run_demo = ("key ctrl+1", "key F5", f"wait {RUN_WAIT}")
     return [
         Scene("normal-en", ("--lang", "en", str(demo)), run_demo + select("img") + tab("image")),
         Scene("normal-zh", ("--lang", "zh_CN", str(demo)), run_demo + select("sub") + tab("memory")),
         Scene("stats-zh", ("--lang", "zh_CN", str(demo)), run_demo + select("img") + tab("stats")),
+        Scene("error-zh", ("--lang", "zh_CN", str(failing)), run_demo + select("a", ("a", "b"))),
         Scene("presentation-image-zh", ("--lang", "zh_CN", "--presentation", str(demo)),
               run_demo + select("img") + tab("image")),
         Scene("presentation-step-en", ("--lang", "en", "--presentation", str(step)),
@@ -155,10 +163,11 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="te-shots-") as tmp:
         work = Path(tmp)
-        demo, step = work / "demo.py", work / "step_through.py"
+        demo, step, failing = work / "demo.py", work / "step_through.py", work / "matmul_error.py"
         demo.write_text(DEMO)
         step.write_text(STEP)
-        for scene in scenes(demo, step):
+        failing.write_text(FAILING)
+        for scene in scenes(demo, step, failing):
             if args.only and scene.name not in args.only:
                 continue
             print("saved", shoot(drive, scene, work, out))

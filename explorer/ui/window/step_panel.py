@@ -43,23 +43,20 @@ class StepPanel(QFrame):
         self.close_button.setText("×")
         self.close_button.setAutoRaise(True)
         self.close_button.clicked.connect(self.hide)
+        self._cells: list[QWidget] = []
         top = QHBoxLayout()
         top.addWidget(self.header, 1)
         top.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
-        self._body = QWidget()
-        self._grid = QGridLayout(self._body)
-        self._grid.setContentsMargins(0, 0, 0, 0)
         self._scroll = QScrollArea(self)
         self._scroll.setWidgetResizable(True)
         self._scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self._scroll.setWidget(self._body)
+        self._new_body()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addLayout(top)
         layout.addWidget(self._scroll, 1)
         # Fixed: while stepping, the before/after rows matter more than the console under them.
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-        self._cells: list[QWidget] = []
         self.retranslate()
         self.hide()
 
@@ -98,11 +95,18 @@ class StepPanel(QFrame):
     def header_text(self) -> str:
         return self.header.text()
 
+    def _new_body(self) -> None:
+        """A fresh grid for the rows (a reused grid keeps the heights of rows that are gone)."""
+        self._body = QWidget()
+        self._grid = QGridLayout(self._body)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(self.fontMetrics().horizontalAdvance("MM"))
+        self._grid.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self._scroll.setWidget(self._body)  # the old body is deleted with its labels
+
     def _clear(self) -> None:
-        for widget in self._cells:
-            self._grid.removeWidget(widget)
-            widget.deleteLater()
         self._cells = []
+        self._new_body()
 
     def _fill(self) -> None:
         self._clear()
