@@ -70,11 +70,16 @@ class Var(TypedDict, total=False):
     repr: str | None
 
 
-class Change(TypedDict):
-    """How a variable changed in the last run."""
+class Change(TypedDict, total=False):
+    """How a variable changed in the last run.
+
+    ``grad`` is True when (also) the tensor's ``.grad`` changed: filled by
+    backward(), accumulated by another, zeroed or set to None.
+    """
 
     status: Literal["new", "changed", "changed_through"]
     through: str | None  # the alias written when status is "changed_through"
+    grad: bool
 
 
 class SnapshotReply(TypedDict):
@@ -207,6 +212,37 @@ class ValuesReply(TypedDict):
     max: float | None
 
 
+class Preview(TypedDict):
+    """How one value looked at one moment (``explorer.core.step.previews.value_preview``).
+
+    ``text`` holds every element when ``full``, else the first ones; large
+    values also give ``min``/``max``/``mean``; ``grad`` describes a tensor's
+    ``.grad`` the same way (None without one).
+    """
+
+    kind: Literal["tensor", "ndarray", "other"]
+    type: str
+    text: str
+    full: bool
+    shape: list[int] | None
+    dtype: str | None
+    device: str | None
+    min: float | None
+    max: float | None
+    mean: float | None
+    requires_grad: bool | None
+    grad: dict | None
+
+
+class BeforeAfter(TypedDict):
+    """One variable before and after a step: ``before`` None when it is new (or was not remembered: ``captured`` False)."""
+
+    name: str
+    before: Preview | None
+    after: Preview | None
+    captured: bool
+
+
 class StatsStatus(TypedDict):
     """A statistics job: ``state`` is running / done / cancelled / failed / unknown."""
 
@@ -337,7 +373,7 @@ class MemoryMap(Request[dict]):
 
 @dataclass(frozen=True)
 class Graph(Request[dict]):
-    """The autograd graph behind one tensor (nodes, edges, leaves named). Reply: the graph's dict."""
+    """The autograd graph behind one tensor (nodes, edges, leaves named, gradients on edges). Reply: the graph's dict."""
 
     method: ClassVar[str] = "graph"
     name: str = ""
@@ -387,11 +423,51 @@ class ClearError(Request[dict]):
     method: ClassVar[str] = "clear_error"
 
 
+@dataclass(frozen=True)
+class StepCapture(Request[dict]):
+    """Remember how the variables look now, just before one step runs ``code``. Reply: ``{"captured"}`` (how many).
+
+    The statement's own names are remembered first; :class:`StepCompare` answers from this.
+    """
+
+    method: ClassVar[str] = "step_capture"
+    code: str = ""
+
+
+@dataclass(frozen=True)
+class StepCompare(Request[dict]):
+    """Each named variable as remembered by the last :class:`StepCapture` and as it is now. Reply: ``{"items": [BeforeAfter]}``."""
+
+    method: ClassVar[str] = "step_compare"
+    names: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class SeedRandom(Request[dict]):
+    """Seed ``random``, NumPy and torch (a replay draws the same numbers as the first run). Reply: ``{"seeded"}``."""
+
+    method: ClassVar[str] = "seed_random"
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class WatchGradients(Request[dict]):
+    """Record the gradients the next backward() passes through the autograd nodes of the user's tensors. Reply: ``{"nodes"}``.
+
+    The graph then shows each node's gradient (``grad_watched``) and what
+    flowed along each edge; nothing is retained on the tensors themselves.
+    """
+
+    method: ClassVar[str] = "watch_gradients"
+    max_nodes: int = 5000
+
+
 #: Every request type by its method name.
 REQUESTS: dict[str, type[Request[Any]]] = {
     cls.method: cls for cls in (
         Hello, AfterRun, Snapshot, Overlaps, SetLanguage, ScriptContext, Image, Render, Values,
         MemoryMap, Graph, StatsStart, StatsPoll, StatsCancel, PrepareLoad, ClearError,
+        StepCapture, StepCompare, SeedRandom, WatchGradients,
     )
 }
 

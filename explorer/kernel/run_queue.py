@@ -27,9 +27,12 @@ class Run:
     first_line : int or None
         The editor line (1-based) the code starts at; None when it is not the editor's text.
     origin : str
-        "file", "cell", "selection", "step", "load"... (what the user did).
+        "file", "cell", "selection", "step", "replay", "load"... (what the user did).
     on_finished : callable, optional
         Called with the session's result once it finished (e.g. the loader's next file).
+    before : callable, optional
+        Called just before the code is sent, after every earlier run finished
+        (a step asks the kernel to remember the variables as they are then).
     """
 
     code: str
@@ -37,6 +40,7 @@ class Run:
     origin: str = "file"
     on_finished: Callable[[dict], None] | None = None
     msg_id: str | None = field(default=None, compare=False)
+    before: Callable[[], None] | None = field(default=None, compare=False)
 
     def file_line(self, line: Any) -> int | None:
         """The editor line of *line* counted in the submitted code (None when not the editor's code)."""
@@ -56,6 +60,8 @@ class RunQueue(QObject):
         self._session = session
         self._waiting: list[Run] = []
         self._current: Run | None = None
+        #: Called with every run just before it is sent (the window asks the kernel to watch gradients).
+        self.prepare: Callable[[Run], None] | None = None
         session.run_finished.connect(self._on_session_run_finished)
         session.status_changed.connect(self._on_session_status_changed)
         session.ready.connect(self._on_session_ready)
@@ -90,6 +96,11 @@ class RunQueue(QObject):
         if not self._session.is_ready or self._session.status != "idle":
             return
         run = self._waiting.pop(0)
+        # Requests asked here travel on the same channel just ahead of the code: the kernel answers them first.
+        if self.prepare is not None:
+            self.prepare(run)
+        if run.before is not None:
+            run.before()
         run.msg_id = self._session.execute(run.code)
         self._current = run
         self.started.emit(run)

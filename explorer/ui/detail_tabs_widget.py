@@ -4,15 +4,17 @@ Every view follows the window's selection (:class:`~explorer.ui.app_state.AppSta
 and fetches only while it is visible (:class:`~explorer.ui.selection_fetch.SelectionFetch`),
 so switching variables costs one request, not five; a tab catches up when it is
 shown. The views (and matplotlib and networkx behind them) are built just after
-the window appears, so they do not delay the first paint.
+the window appears, so they do not delay the first paint. Each view sits in a
+scroll area: a long name or a tall memory map scrolls instead of making the
+window larger than a projector's screen.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QWidget
 
 # Delay before building the views once the tabs exist: enough for the window to paint first.
 BUILD_DELAY_MS = 150
@@ -49,7 +51,7 @@ class DetailTabsWidget(QTabWidget):
             view = cls(self._source, self._state)
             placeholder = self.widget(index)
             self.removeTab(index)
-            self.insertTab(index, view, "")
+            self.insertTab(index, _scrolling(view), "")
             placeholder.deleteLater()
             self._views.append(view)
         self.setCurrentIndex(current)
@@ -80,6 +82,18 @@ class DetailTabsWidget(QTabWidget):
         self.ensure_views()
         return self._views[index]
 
+    def page_of(self, view: QWidget) -> QWidget:
+        """The tab page holding *view* (its scroll area), or *view* itself when it is a page."""
+        return next((self.widget(i) for i, v in enumerate(self._views) if v is view), view)
+
+    def setCurrentWidget(self, widget: QWidget) -> None:  # noqa: N802 - Qt name, also takes a view
+        super().setCurrentWidget(self.page_of(widget))
+
+    def current_view(self) -> Any:
+        """The view of the current tab (None before the views are built)."""
+        index = self.currentIndex()
+        return self._views[index] if 0 <= index < len(self._views) else None
+
     def retranslate(self) -> None:
         titles = (self.tr("Image"), self.tr("Values"), self.tr("Stats"), self.tr("Memory"), self.tr("Graph"))
         tips = (
@@ -99,3 +113,47 @@ class DetailTabsWidget(QTabWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
+
+
+class _Page(QScrollArea):
+    """A view in a frameless scroll area: it fills the tab, and scrolls only below its minimum size.
+
+    Not ``widgetResizable``: that sizes a view with wrapped labels by its
+    height-for-width, i.e. its *preferred* height, and a pane shorter than
+    that would scroll although the view fits.
+    """
+
+    def __init__(self, view: QWidget) -> None:
+        super().__init__()
+        self.setObjectName(f"{type(view).__name__}_page")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(False)
+        self.setWidget(view)
+        view.installEventFilter(self)
+
+    def _fit(self) -> None:
+        view = self.widget()
+        least = view.minimumSizeHint().expandedTo(view.minimumSize())
+        area = self.maximumViewportSize()  # the room without scroll bars
+        width = max(area.width(), least.width())
+        height = max(area.height(), least.height())
+        if width > area.width():  # a horizontal bar takes room from the height, and the other way round
+            height = max(area.height() - self.horizontalScrollBar().sizeHint().height(), least.height())
+        if height > area.height():
+            width = max(area.width() - self.verticalScrollBar().sizeHint().width(), least.width())
+        if view.size() != QSize(width, height):
+            view.resize(width, height)
+
+    def resizeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self._fit()  # the view's minimum changed (a new variable, a bigger font)
+        return super().eventFilter(watched, event)
+
+
+def _scrolling(view: QWidget) -> QScrollArea:
+    """*view* as a tab page (see :class:`_Page`)."""
+    return _Page(view)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-import networkx as nx
 from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
@@ -21,43 +20,20 @@ from PySide6.QtWidgets import (
 
 from explorer import protocol
 from explorer.ui.app_state import AppState
+from explorer.ui.graph_drawing import (
+    FILLS,
+    arrow_head,
+    column_centres,
+    fill_kind,
+    edge_text,
+    gradient_lines,
+    layered_positions,
+)
 from explorer.ui.selection_fetch import SelectionFetch
 
-# Light fills with black text stay readable on a projector and in dark themes.
-FILLS = {
-    "op": "#e4e4e4",
-    "leaf": "#b6e3c6",
-    "parameter": "#ffd394",
-    "intermediate": "#bcd6f4",
-    "output": "#f6b3c2",
-}
 _ZOOM_STEP = 1.25
 _MIN_SCALE, _MAX_SCALE = 0.02, 8.0
 _READABLE_SCALE = 0.4
-
-
-def layered_positions(ids: list[str], edges: list[tuple[str, str]]) -> dict[str, tuple[int, float]]:
-    """(layer, row) of each node; layers count from the inputs, the output is last.
-
-    Layers come from networkx's topological generations of the *reversed*
-    graph (distance to the output), so an input sits just before its first
-    consumer instead of every leaf piling up in the first column; rows come
-    from ``nx.multipartite_layout``.
-    """
-    graph = nx.DiGraph()
-    graph.add_nodes_from(ids)
-    graph.add_edges_from(edges)
-    depth = {n: d for d, gen in enumerate(nx.topological_generations(graph.reverse(copy=False))) for n in gen}
-    deepest = max(depth.values(), default=0)
-    layers: dict[int, list[str]] = {}
-    for node in ids:  # ids arrive breadth-first from the output: a stable row order
-        layers.setdefault(deepest - depth[node], []).append(node)
-    pos = nx.multipartite_layout(graph, subset_key=layers, align="vertical")
-    tallest = max(len(v) for v in layers.values()) if layers else 1
-    ys = [p[1] for p in pos.values()]
-    span = (max(ys) - min(ys)) if ys else 0.0
-    unit = span / (tallest - 1) if tallest > 1 and span > 0 else 1.0
-    return {n: (deepest - depth[n], float((pos[n][1] - min(ys)) / unit)) for n in ids}
 
 
 class GraphView(QWidget):
@@ -83,6 +59,7 @@ class GraphView(QWidget):
         self._texts: list[str] = []
         self._pairs: list[tuple[str, str]] = []
         self._items: list[QGraphicsItem] = []
+        self._edge_labels: list[str] = []
         self._scene = QGraphicsScene(self)
         self._view = QGraphicsView(self._scene, self)
         self._view.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
@@ -260,6 +237,7 @@ class GraphView(QWidget):
         self._scene.clear()
         self._view.resetTransform()
         self._labels, self._texts, self._pairs, self._items = [], [], [], []
+        self._edge_labels: list[str] = []
         self._banner.hide()
         self._message.hide()
 
@@ -315,26 +293,30 @@ class GraphView(QWidget):
             return None
         edges = [(str(a), str(b)) for a, b in result.get("edges") or []]
         counts = list(result.get("edge_counts") or [1] * len(edges))
-        items = {n["id"]: self._make_node(n, n["id"] == result.get("root")) for n in nodes}
+        root_label = next((str(n.get("label", "")) for n in nodes if n["id"] == result.get("root")), "")
+        items = {n["id"]: self._make_node(n, n["id"] == result.get("root"), root_label) for n in nodes}
         em = self.fontMetrics().height()
         gap_y = max(item.boundingRect().height() for item in items.values()) + em
         positions = layered_positions(list(items), edges)
-        columns = _column_centres(positions, items, gap=3 * em)
+        # Edge labels (local derivatives) sit between two columns: make the gap wide enough for the widest.
+        lines = [line for info in result.get("edge_info") or [] for line in edge_text(info).split("\n") if line]
+        widest = max((self.fontMetrics().horizontalAdvance(line) for line in lines), default=0)
+        columns = column_centres(positions, items, gap=max(3 * em, widest + em))
         for node_id, (layer, row) in positions.items():
             rect = items[node_id].boundingRect()
             items[node_id].setPos(columns[layer] - rect.center().x(), row * gap_y - rect.center().y())
         by_id = {n["id"]: n for n in nodes}
-        for (src, dst), count in zip(edges, counts):
+        infos = list(result.get("edge_info") or [None] * len(edges))
+        for (src, dst), count, info in zip(edges, counts, infos):
             if src in items and dst in items:
                 self._make_edge(items[src], items[dst], int(count))
                 self._pairs.append((by_id[src]["label"], by_id[dst]["label"]))
+                if edge_text(info):
+                    self._make_edge_label(items[src], items[dst], info, by_id[src], by_id[dst])
         return items.get(result.get("root"))
 
-    def _make_node(self, node: dict, is_root: bool) -> QGraphicsItem:
-        text = str(node.get("label", ""))
-        grad = node.get("grad")
-        if grad and node.get("kind") != "op":
-            text += f"\n.grad = {grad.get('preview', '')}"
+    def _make_node(self, node: dict, is_root: bool, root_label: str) -> QGraphicsItem:
+        text = "\n".join([str(node.get("label", ""))] + gradient_lines(node, root_label, is_root))
         self._labels.append(str(node.get("label", "")))
         self._texts.append(text)
         label = QGraphicsSimpleTextItem(text)
@@ -350,7 +332,7 @@ class GraphView(QWidget):
         else:
             path.addRoundedRect(outline, em * 0.5, em * 0.5)
         shape = self._scene.addPath(path, QPen(QColor("#333333"), max(1.0, em / 12)),
-                                    QBrush(QColor(FILLS[_fill_kind(node, is_root)])))
+                                    QBrush(QColor(FILLS[fill_kind(node, is_root)])))
         label.setParentItem(shape)
         self._items.append(shape)
         shape.setToolTip(self._tooltip(node, is_root))
@@ -363,25 +345,51 @@ class GraphView(QWidget):
         color = self.palette().color(self.foregroundRole())
         pen = QPen(color, max(1.0, self.fontMetrics().height() / 14))
         self._scene.addLine(QLineF(start, end), pen).setZValue(-1)
-        self._scene.addPolygon(_arrow_head(start, end, self.fontMetrics().height() * 0.45), pen, QBrush(color))
+        self._scene.addPolygon(arrow_head(start, end, self.fontMetrics().height() * 0.45), pen, QBrush(color))
         if count > 1:
             tag = self._scene.addSimpleText(f"×{count}", self.font())
             tag.setBrush(QBrush(color))
             tag.setPos((start + end) / 2 - QPointF(0, tag.boundingRect().height()))
             tag.setToolTip(self.tr("This input is used %n time(s) by the operation.", "", count))
 
+    def _make_edge_label(self, src: QGraphicsItem, dst: QGraphicsItem, info: dict, source: dict, op: dict) -> None:
+        """The local derivative under the edge's middle, with a tooltip that says what backward() does with it."""
+        a, b = src.sceneBoundingRect(), dst.sceneBoundingRect()
+        middle = (QPointF(a.right(), a.center().y()) + QPointF(b.left(), b.center().y())) / 2
+        tag = self._scene.addSimpleText(edge_text(info), self.font())
+        tag.setBrush(QBrush(QColor("#0b5394")))
+        tag.setPos(middle + QPointF(-tag.boundingRect().width() / 2, self.fontMetrics().height() * 0.2))
+        lines = []
+        if info.get("local"):
+            lines.append(self.tr("Local derivative of {op}'s output with respect to {input}: {formula}. "
+                                 "backward() multiplies the gradient arriving at the output by it.").format(
+                op=op.get("label"), input=source.get("label"), formula=edge_text(dict(info, flow=None, shape=None))))
+        if info.get("shape"):
+            lines.append(self.tr("Shapes: {rule} (the gradient has the input's shape).").format(rule=info["shape"]))
+        if info.get("flow"):
+            lines.append(self.tr("In the last backward(), {value} flowed back along this edge.").format(value=info["flow"]))
+        tag.setToolTip("\n".join(lines))
+        self._edge_labels.append(edge_text(info))
+
+    def edge_labels(self) -> list[str]:
+        """The texts drawn on the edges (local derivatives, shape rules, gradients that flowed)."""
+        return list(self._edge_labels)
+
     def _tooltip(self, node: dict, is_root: bool) -> str:
         if node.get("kind") == "op":
             lines = [self.tr("Operation: {op}").format(op=node.get("op"))]
             if node.get("freed"):
                 lines.append(self.tr("Its saved tensors were freed by backward()."))
+            if node.get("grad_watched"):
+                lines.append(self.tr("Gradient of its output in the last backward(): {value}").format(
+                    value=node["grad_watched"]))
             return "\n".join(lines)
         role = {
             "output": self.tr("Selected tensor (the output)"),
             "parameter": self.tr("nn.Parameter (a leaf the optimizer updates)"),
             "leaf": self.tr("Leaf tensor: gradients accumulate in its .grad"),
             "intermediate": self.tr("Intermediate result held in a variable"),
-        }[_fill_kind(node, is_root)]
+        }[fill_kind(node, is_root)]
         shape = node.get("shape")
         grad = node.get("grad")
         lines = [
@@ -390,6 +398,8 @@ class GraphView(QWidget):
             self.tr("dtype: {dtype}").format(dtype=node.get("dtype")),
             self.tr("requires_grad: {value}").format(value=node.get("requires_grad")),
         ]
+        if node.get("chain"):
+            lines.append(self.tr("Chain rule: the local derivatives along the path to the output, multiplied."))
         if grad:
             lines.append(self.tr("grad: {preview}").format(preview=grad.get("preview")))
         elif node.get("kind") == "leaf":
@@ -398,42 +408,4 @@ class GraphView(QWidget):
         return "\n".join(lines)
 
 
-def _fill_kind(node: dict, is_root: bool) -> str:
-    """Colour class of a node: op, output, parameter, leaf or intermediate."""
-    if node.get("kind") == "op":
-        return "op"
-    if is_root:
-        return "output"
-    if node.get("is_parameter"):
-        return "parameter"
-    return "leaf" if node.get("kind") == "leaf" else "intermediate"
-
-
-def _column_centres(
-    positions: dict[str, tuple[int, float]], items: dict[str, QGraphicsItem], gap: float
-) -> dict[int, float]:
-    """x of each layer's centre line: every column is as wide as its widest node."""
-    widths: dict[int, float] = {}
-    for node_id, (layer, _) in positions.items():
-        widths[layer] = max(widths.get(layer, 0.0), items[node_id].boundingRect().width())
-    centres, left = {}, 0.0
-    for layer in sorted(widths):
-        centres[layer] = left + widths[layer] / 2
-        left += widths[layer] + gap
-    return centres
-
-
-def _arrow_head(start: QPointF, end: QPointF, size: float) -> QPolygonF:
-    """A filled triangle at *end* pointing along start -> end."""
-    line = QLineF(end, start)
-    if line.length() == 0:
-        return QPolygonF()
-    left, right = QLineF(line), QLineF(line)
-    left.setLength(size)
-    right.setLength(size)
-    left.setAngle(line.angle() + 25)
-    right.setAngle(line.angle() - 25)
-    return QPolygonF([end, left.p2(), right.p2()])
-
-
-__all__ = ["GraphView", "layered_positions", "FILLS"]
+__all__ = ["GraphView", "layered_positions", "FILLS", "gradient_lines", "edge_text"]

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QProgressBar, QP
 
 from explorer import protocol
 from explorer.ui.app_state import AppState
+from explorer.ui.figure_fonts import families, points
 from explorer.ui.selection_fetch import SelectionFetch
 
 # Below this many elements the statistics start as soon as the tab shows the variable.
@@ -144,6 +145,8 @@ class StatsView(QWidget):
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
+        if event.type() in (QEvent.Type.LanguageChange, QEvent.Type.FontChange) and self._result is not None:
+            self._draw_histogram(self._result.get("histogram") or {})  # labels in the new language or size
         super().changeEvent(event)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
@@ -323,14 +326,15 @@ class StatsView(QWidget):
         ax.set_axis_on()
         widths = [b - a for a, b in zip(edges[:-1], edges[1:])]
         ax.bar(edges[:-1], counts, width=widths, align="edge", color="#0072B2", edgecolor="none")
-        size = self.font().pointSizeF()  # follow the widget font (bigger in presentation mode)
+        size = points(self)  # follow the widget font (bigger with the zoom and in presentation mode)
         ax.tick_params(labelsize=size)
         #: Axis label of the histogram: the values of the elements.
-        ax.set_xlabel(self.tr("value"), fontsize=size)
+        xlabel = self.tr("value")
+        ax.set_xlabel(xlabel, fontsize=size, fontfamily=families(xlabel))  # a CJK font that exists, for Chinese
         step = hist.get("step") or 1
         #: Axis label of the histogram: how many elements fall in each bar.
         ylabel = self.tr("count") if step == 1 else self.tr("count (sample: 1 in {step} elements)").format(step=step)
-        ax.set_ylabel(ylabel, fontsize=size)
+        ax.set_ylabel(ylabel, fontsize=size, fontfamily=families(ylabel))
         self._figure.tight_layout()
         self._canvas.draw_idle()
 

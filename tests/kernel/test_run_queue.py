@@ -91,3 +91,19 @@ def test_blank_code_is_not_sent(qtbot) -> None:
     queue = RunQueue(session)
     queue.submit(Run("   \n", 1))
     assert session.executed == [] and queue.waiting() == []
+
+
+def test_before_and_prepare_run_just_before_their_code_is_sent(qtbot) -> None:
+    """A step's capture must see the variables after the earlier runs finished, not when it was queued."""
+    session = FakeSession()
+    queue = RunQueue(session)
+    calls: list[str] = []
+    queue.prepare = lambda run: calls.append(f"prepare {run.code} after {len(session.executed)} sent")
+    session.become_ready()
+    queue.submit(Run("a = 1", 1))
+    queue.submit(Run("b = 2", 2, before=lambda: calls.append(f"before b after {len(session.executed)} sent")))
+    qtbot.waitUntil(lambda: len(session.executed) == 1)
+    assert calls == ["prepare a = 1 after 0 sent"]
+    session.finish("m1", "a = 1")
+    qtbot.waitUntil(lambda: len(session.executed) == 2)
+    assert calls[1:] == ["prepare b = 2 after 1 sent", "before b after 1 sent"]

@@ -224,3 +224,30 @@ def test_large_graph_draws_every_node_and_starts_readable(qtbot, make_view) -> N
     assert view.zoom() >= 0.4  # centred on the output at a readable size, not shrunk to fit
     qtbot.mouseClick(view.fit_button, Qt.MouseButton.LeftButton)
     assert view.zoom() < 0.4
+
+
+def test_gradients_read_as_the_chain_rule_on_the_picture(qtbot, make_view) -> None:
+    """Issue 13 item 4: x.grad = 36 reads as 2·y × 3 = 36; each edge shows its local derivative."""
+    view, source = make_view(SEED)
+    from explorer import protocol
+
+    assert source.endpoint.answer(protocol.WatchGradients())[0] == {"nodes": 2}
+    exec("z.backward()", source.namespace)
+    _show(qtbot, view, _var("z"))
+    texts = dict(zip(view.node_labels(), view.node_texts()))
+    assert texts["x"].split("\n")[1:] == [".grad = 36.", "∂z/∂x = 2·y × 3 = 12 × 3 = 36"]
+    assert texts["y"].split("\n")[1:] == ["∂z/∂y = 2·y = 12"]
+    assert "2·y = 12" in view.edge_labels() and "3\n← 36." in view.edge_labels()
+
+
+def test_a_leaf_is_leaf_coloured_in_its_own_graph(qtbot, make_view) -> None:
+    """Issue 10: x was output-pink when selected itself and leaf-green in z's graph."""
+    from PySide6.QtWidgets import QGraphicsPathItem
+
+    from explorer.ui.graph_view import FILLS
+
+    view, _ = make_view(SEED + "z.backward()\n")
+    _show(qtbot, view, _var("x"))
+    (shape,) = [i for i in view._scene.items() if isinstance(i, QGraphicsPathItem)]
+    assert shape.brush().color().name() == FILLS["leaf"]
+    assert view.node_texts() == ["x\n.grad = 36."]

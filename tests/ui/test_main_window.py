@@ -179,3 +179,16 @@ def test_opened_script_runs_with_its_file_and_folder(shared, tmp_path) -> None:
     assert row_text(window, "answer", "shape") == "42"
     assert row_text(window, "script_name", "shape") == "'lesson_here.py'"
     window.new_script()
+
+
+def test_no_chinese_font_for_the_charts_is_said_in_the_status_bar(shared, monkeypatch) -> None:
+    from explorer.ui import figure_fonts
+
+    qtbot, window = shared
+    monkeypatch.setattr(figure_fonts, "cjk_family", lambda: None)
+    window.set_language("zh_CN")
+    try:
+        qtbot.waitUntil(lambda: "fonts-noto-cjk" in window.statusBar().currentMessage(), timeout=TIMEOUT)
+    finally:
+        window.set_language("en")
+        window.statusBar().clearMessage()

@@ -145,3 +145,34 @@ def test_notes_are_translated(qtbot, make_view):
         qtbot.waitUntil(lambda: view.message.text() == "说明：最小值、最大值、均值和标准差不计入 NaN 和 Inf")
     finally:
         install_language("en")
+
+
+@pytest.mark.filterwarnings("ignore:Glyph")  # the family asked for is made up: matplotlib falls back
+def test_histogram_labels_follow_the_font_and_use_a_cjk_font_in_chinese(qtbot, make_view, monkeypatch):
+    """Issue 13 item 2: matplotlib text grows with the zoom; Chinese labels use an installed CJK font."""
+    from PySide6.QtGui import QFont
+
+    from explorer.ui import figure_fonts
+
+    from explorer.ui.i18n import install_language
+
+    monkeypatch.setattr(figure_fonts, "cjk_family", lambda: "Some CJK Family")
+    t = torch.arange(10.0)
+    view, _ = make_view({"t": t})
+    with qtbot.waitSignal(view.stats_shown, timeout=10_000):
+        view.app_state.select(_var("t", t))
+    assert view._axes.xaxis.label.get_fontfamily() == ["DejaVu Sans"]  # English needs no CJK font
+    install_language("zh_CN")
+    try:
+        qtbot.waitUntil(lambda: view._axes.xaxis.label.get_text() != "value")  # LanguageChange redraws
+        assert view._axes.xaxis.label.get_fontfamily() == ["DejaVu Sans", "Some CJK Family"]
+    finally:
+        install_language("en")
+    qtbot.waitUntil(lambda: view._axes.xaxis.label.get_text() == "value")
+    label = view._axes.xaxis.label
+    before = label.get_fontsize()
+    bigger = QFont(view.font())
+    bigger.setPointSizeF(view.font().pointSizeF() * 1.8)
+    view.setFont(bigger)  # what presentation mode does to every widget
+    assert view._axes.xaxis.label.get_fontsize() == pytest.approx(before * 1.8)
+    assert view._axes.yaxis.get_ticklabels()[0].get_fontsize() == pytest.approx(before * 1.8)

@@ -35,6 +35,9 @@ def open_window(qtbot, keep_recovery: bool = False, **options):
 
 
 def type_code(qtbot, window, code: str) -> None:
+    # Shortcuts reach only the active window: another test's window may have been active last.
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=TIMEOUT)
     window.editor.setFocus()
     window.editor.selectAll()
     window.editor.textCursor().removeSelectedText()

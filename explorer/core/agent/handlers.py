@@ -22,13 +22,17 @@ class ClientState:
     """What the kernel remembers per client (comm): the last snapshot sent and the change tracker."""
 
     def __init__(self) -> None:
+        from explorer.core.graph.grad_changes import GradChanges
         from explorer.core.snapshot.changes import ChangeTracker
         from explorer.core.snapshot.copy_hints import CopyHints
         from explorer.core.snapshot.delta import SnapshotDelta
+        from explorer.core.step import StepMemory
 
         self.delta = SnapshotDelta()
         self.tracker = ChangeTracker()
+        self.grads = GradChanges()
         self.copy_hints = CopyHints()
+        self.steps = StepMemory()
 
 
 class Agent:
@@ -82,6 +86,7 @@ class Agent:
         variables = snap.pop("variables")
         client.copy_hints.update(req.code, ns, variables)
         snap["changes"] = client.tracker.update(ns, variables, req.code)
+        client.grads.update(ns, variables, snap["changes"])  # a .grad filled, added to or zeroed is a change too
         snap.update(client.delta.make(variables, delta=getattr(req, "delta", False)))
         torch = sys.modules.get("torch")
         snap["torch_version"] = str(getattr(torch, "__version__", "")) or None if torch else None
@@ -198,6 +203,23 @@ class Agent:
                     pass
         return {}
 
+    # -- stepping and gradients ------------------------------------------------------------
+    def step_capture(self, req: protocol.StepCapture, client: ClientState) -> dict:
+        return {"captured": client.steps.capture(self.user_namespace(), req.code)}
+
+    def step_compare(self, req: protocol.StepCompare, client: ClientState) -> dict:
+        return {"items": client.steps.compare(self.user_namespace(), list(req.names or []))}
+
+    def seed_random(self, req: protocol.SeedRandom, client: ClientState) -> dict:
+        from explorer.core.step import seed_everything
+
+        return seed_everything(req.seed)
+
+    def watch_gradients(self, req: protocol.WatchGradients, client: ClientState) -> dict:
+        from explorer.core.graph.watch import watch_gradients
+
+        return {"nodes": watch_gradients(self.user_namespace(), max_nodes=req.max_nodes)}
+
     # -- error cards ----------------------------------------------------------------------
     def _explain_error(self, code: str) -> dict | None:
         """Explain the last exception IPython showed (``sys.last_value``), or None."""
@@ -250,4 +272,8 @@ HANDLERS: dict[type[protocol.Request[Any]], Callable[[Agent, Any, ClientState], 
     protocol.StatsCancel: Agent.stats_cancel,
     protocol.PrepareLoad: Agent.prepare_load,
     protocol.ClearError: Agent.clear_error,
+    protocol.StepCapture: Agent.step_capture,
+    protocol.StepCompare: Agent.step_compare,
+    protocol.SeedRandom: Agent.seed_random,
+    protocol.WatchGradients: Agent.watch_gradients,
 }

@@ -15,6 +15,7 @@ from collections import deque
 from typing import Any
 
 from explorer.core.i18n import _
+from explorer.core.graph.gradients import annotate
 
 _PREVIEW_ELEMENTS = 8
 # Naming looks inside containers only this far: a list of a million numbers must not stall the graph.
@@ -34,6 +35,11 @@ class _Builder:
         # referenced, so every node we key by id() is kept alive here.
         self._keep: list[Any] = []
         self._ids: dict[Any, str] = {}
+        self.slots: dict[str, list[str | None]] = {}  # op node id -> node id feeding each next_functions slot
+
+    def kept(self, node_id: str) -> Any:
+        """The object behind a node id: the autograd node of an operation, the tensor of a leaf or held result."""
+        return self._keep[int(node_id[1:])]
 
     def full(self) -> bool:
         return len(self.nodes) >= self.max_nodes
@@ -238,9 +244,13 @@ def _walk(root: Any, name: str, names: _Names, b: _Builder) -> str:
     while queue:
         current = queue.popleft()
         current_id = b.lookup(("op", id(current)))
+        sources = []
         for child, nr in current.next_functions:
-            if child is not None:
-                b.edge(_input_node(child, int(nr), names, b, queue), current_id)
+            source = _input_node(child, int(nr), names, b, queue) if child is not None else None
+            b.edge(source, current_id)
+            sources.append(source)
+        if current_id is not None:
+            b.slots[current_id] = sources
     assert root_id is not None
     return root_id
 
@@ -295,7 +305,9 @@ def autograd_graph(value: Any, namespace: dict[str, Any], *, name: str, max_node
         ``requires_grad``, ``grad``, ``is_parameter``; op nodes add ``freed``),
         ``edges`` (forward ``[from, to]`` pairs, each once), ``edge_counts``
         (how many times each edge's input is used), ``freed``, ``message`` and
-        ``message_key`` ("leaf", "no_grad", "not_tensor" or None), ``truncated``.
+        ``message_key`` ("leaf", "no_grad", "not_tensor" or None), ``truncated``;
+        and the gradients on the picture (:mod:`explorer.core.graph.gradients`):
+        ``edge_info`` beside ``edges``, ``grad_watched`` and ``chain`` on nodes.
     """
     torch = sys.modules.get("torch")
     if torch is None or not isinstance(value, torch.Tensor):
@@ -305,6 +317,10 @@ def autograd_graph(value: Any, namespace: dict[str, Any], *, name: str, max_node
     b = _Builder(max_nodes)
     if value.grad_fn is None:
         node, key, why = _lonely(value, name)
-        return _result(b.add(("root",), node, value), b, why, key)
+        result = _result(b.add(("root",), node, value), b, why, key)
+        annotate(result, {}, b.kept)
+        return result
     names = _Names(namespace, value, name)
-    return _result(_walk(value, name, names, b), b, None, None)
+    result = _result(_walk(value, name, names, b), b, None, None)
+    annotate(result, b.slots, b.kept)
+    return result

@@ -53,6 +53,8 @@ class CodeEditorWidget(QPlainTextEdit):
         self._was_empty = True
         self._gutter = _LineNumberArea(self)
         self._error_line: int | None = None
+        self._step_done: tuple[int, int] | None = None  # the lines of the statement F10 ran last
+        self._step_next: int | None = None  # the first line of the statement F10 runs next
         self.blockCountChanged.connect(self._on_document_block_count_changed)
         self.updateRequest.connect(self._on_editor_update_requested)
         self.cursorPositionChanged.connect(self._refresh_selections)
@@ -62,7 +64,7 @@ class CodeEditorWidget(QPlainTextEdit):
 
     # -- geometry and painting ------------------------------------------------
     def gutter_width(self) -> int:
-        digits = max(3, len(str(self.blockCount())))
+        digits = max(5, len(str(self.blockCount())) + 2)  # room for the "▶ " and "→ " marks
         return 12 + self.fontMetrics().horizontalAdvance("9") * digits
 
     def _on_document_block_count_changed(self, _count: int = 0) -> None:
@@ -95,9 +97,12 @@ class CodeEditorWidget(QPlainTextEdit):
             if block.isVisible():
                 number = block.blockNumber() + 1
                 is_error = number == self._error_line
-                painter.setPen(QColor("#c0392b") if is_error else palette.placeholderText().color())
+                is_next = number == self._step_next
+                color = "#c0392b" if is_error else "#007a4d" if is_next else None
+                painter.setPen(QColor(color) if color else palette.placeholderText().color())
+                mark = "▶ " if is_error else "→ " if is_next else ""
                 painter.drawText(0, top, self._gutter.width() - 6, height, Qt.AlignmentFlag.AlignRight,
-                                 ("▶ " if is_error else "") + str(number))
+                                 mark + str(number))
             top += round(self.blockBoundingRect(block).height())
             block = block.next()
 
@@ -201,6 +206,22 @@ class CodeEditorWidget(QPlainTextEdit):
         self._gutter.update()
         self.error_line_changed.emit(line or 0)
 
+    # -- step-through marks -------------------------------------------------------------
+    @property
+    def step_marks(self) -> tuple[tuple[int, int] | None, int | None]:
+        """(first and last line of the statement F10 ran last, first line of the one it runs next)."""
+        return self._step_done, self._step_next
+
+    def mark_step(self, done: tuple[int, int] | None, next_line: int | None) -> None:
+        """Band the lines F10 just ran and point at the line it runs next (None clears each)."""
+        count = self.blockCount()
+        self._step_done = done if done and 1 <= done[0] <= done[1] <= count else None
+        self._step_next = next_line if next_line and 1 <= next_line <= count else None
+        self._refresh_selections()
+        self._gutter.update()
+        if self._step_next is not None:
+            self.go_to_line(self._step_next)
+
     def _on_editor_text_changed(self) -> None:
         if self._error_line is not None and self._error_line > self.blockCount():
             self.mark_error_line(None)
@@ -221,6 +242,13 @@ class CodeEditorWidget(QPlainTextEdit):
         current.cursor = self.textCursor()
         current.cursor.clearSelection()
         selections.append(current)
+        if self._step_done is not None:
+            for number in range(self._step_done[0] - 1, self._step_done[1]):  # one band per line: full width
+                done = QTextEdit.ExtraSelection()
+                done.format.setBackground(QColor(0, 158, 115, 55))  # Okabe-Ito bluish green: "this just ran"
+                done.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+                done.cursor = QTextCursor(self.document().findBlockByNumber(number))
+                selections.append(done)
         if self._error_line is not None:
             error = QTextEdit.ExtraSelection()
             error.format.setBackground(QColor(230, 80, 60, 60))

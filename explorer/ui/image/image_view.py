@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushBu
 
 from explorer import protocol
 from explorer.ui.app_state import AppState
+from explorer.ui.figure_fonts import points
 from explorer.ui.image.image_status import ImageStatusMixin
 from explorer.ui.selection_fetch import SelectionFetch
 
@@ -354,11 +355,8 @@ class ImageView(ImageStatusMixin, QWidget):
         self._cbar_axes.tick_params(labelsize=self._font_points(), colors=text)
 
     def _font_points(self) -> float:
-        """The widget font's size in points, so matplotlib text grows with presentation mode."""
-        font = self.font()
-        if font.pointSizeF() > 0:
-            return font.pointSizeF()
-        return font.pixelSize() * 72.0 / max(1.0, self.logicalDpiY())
+        """The widget font's size in points, so matplotlib text grows with the zoom and presentation mode."""
+        return points(self)
 
     def _draw_tile_labels(self, payload: dict) -> None:
         """Number each tile of a batch grid at its foot, while they stay readable."""

@@ -82,4 +82,21 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>StepPanel</name>
+    <message numerus="yes">
+        <source>Stepping back: a fresh kernel replays the %n statement(s) before it (random, NumPy and torch seeded as the first time)…</source>
+        <translation>
+            <numerusform>Stepping back: a fresh kernel replays the %n statement before it (random, NumPy and torch seeded as the first time)…</numerusform>
+            <numerusform>Stepping back: a fresh kernel replays the %n statements before it (random, NumPy and torch seeded as the first time)…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Ran to the cursor: %n statement(s), the last is {last}</source>
+        <translation>
+            <numerusform>Ran to the cursor: %n statement, the last is {last}</numerusform>
+            <numerusform>Ran to the cursor: %n statements, the last is {last}</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -188,12 +188,28 @@
         </translation>
     </message>
     <message>
+        <source>Local derivative of {op}&apos;s output with respect to {input}: {formula}. backward() multiplies the gradient arriving at the output by it.</source>
+        <translation>{op} 的输出对 {input} 的局部导数：{formula}。backward() 把到达输出的梯度乘以它。</translation>
+    </message>
+    <message>
+        <source>Shapes: {rule} (the gradient has the input&apos;s shape).</source>
+        <translation>形状：{rule}（梯度与输入形状相同）。</translation>
+    </message>
+    <message>
+        <source>In the last backward(), {value} flowed back along this edge.</source>
+        <translation>上一次 backward() 中，沿这条边传回的梯度是 {value}。</translation>
+    </message>
+    <message>
         <source>Operation: {op}</source>
         <translation>运算：{op}</translation>
     </message>
     <message>
         <source>Its saved tensors were freed by backward().</source>
         <translation>它保存的张量已被 backward() 释放。</translation>
+    </message>
+    <message>
+        <source>Gradient of its output in the last backward(): {value}</source>
+        <translation>上一次 backward() 中它的输出的梯度：{value}</translation>
     </message>
     <message>
         <source>Selected tensor (the output)</source>
@@ -222,6 +238,10 @@
     <message>
         <source>requires_grad: {value}</source>
         <translation>requires_grad：{value}</translation>
+    </message>
+    <message>
+        <source>Chain rule: the local derivatives along the path to the output, multiplied.</source>
+        <translation>链式法则：把通往输出的路径上的局部导数相乘。</translation>
     </message>
     <message>
         <source>grad: {preview}</source>
@@ -646,8 +666,84 @@
         <translation>运行选中的几行，或光标所在的那一行（F9）</translation>
     </message>
     <message>
+        <source>Run the next statement and show what it changed, before and after (F10)</source>
+        <translation>运行下一条语句，并对照显示它改变了什么（F10）</translation>
+    </message>
+    <message>
+        <source>Ste&amp;p</source>
+        <translation>单步执行(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Step &amp;Back</source>
+        <translation>后退一步(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Go back one statement: a fresh kernel replays the statements before it (Shift+F10)</source>
+        <translation>后退一条语句：在新内核中重放它之前的语句（Shift+F10）</translation>
+    </message>
+    <message>
+        <source>Run to C&amp;ursor</source>
+        <translation>运行到光标处(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Run the statements up to the cursor&apos;s line; it runs next (Ctrl+F10)</source>
+        <translation>运行到光标所在行之前的语句；光标所在的语句是下一条（Ctrl+F10）</translation>
+    </message>
+    <message>
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>For a classroom projector: the whole screen, big fonts, one pane at a time (F11)</source>
+        <translation>适合教室投影：全屏、大号字体、一次只放大一个面板（F11）</translation>
+    </message>
+    <message>
+        <source>Show the &amp;Code</source>
+        <translation>显示代码(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Presentation mode: show the editor and the console big</source>
+        <translation>演示模式：放大显示编辑器和控制台</translation>
+    </message>
+    <message>
+        <source>Show the &amp;Variables</source>
+        <translation>显示变量(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Presentation mode: show the list of variables big</source>
+        <translation>演示模式：放大显示变量列表</translation>
+    </message>
+    <message>
+        <source>Show the &amp;Details</source>
+        <translation>显示详情(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Presentation mode: show the Image, Values, Stats, Memory and Graph tabs big</source>
+        <translation>演示模式：放大显示图像、数值、统计、内存和计算图标签页</translation>
+    </message>
+    <message>
+        <source>&amp;Next Pane</source>
+        <translation>下一个面板(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Move to the next pane: code, variables, details (F6)</source>
+        <translation>切换到下一个面板：代码、变量、详情（F6）</translation>
+    </message>
+    <message>
+        <source>&amp;Watch Gradients</source>
+        <translation>观察梯度(&amp;W)</translation>
+    </message>
+    <message>
+        <source>After backward(), show the gradient of every node of the graph, also for your own runs (always on in lessons and step-through)</source>
+        <translation>backward() 之后，在计算图的每个节点上显示梯度，你自己运行的代码也一样（课程和单步执行中总是开启）</translation>
+    </message>
+    <message>
+        <source>Lessons in &amp;Both Languages</source>
+        <translation>课程显示双语(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Show the lessons&apos; comments in English and Chinese, one under the other</source>
+        <translation>课程注释同时显示英文和中文，上下对照</translation>
     </message>
     <message>
         <source>Interrupt the running code (KeyboardInterrupt)</source>
@@ -664,10 +760,6 @@
     <message>
         <source>&amp;Presentation Mode</source>
         <translation>演示模式(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Big fonts for a classroom projector (F11)</source>
-        <translation>大号字体，适合教室投影（F11）</translation>
     </message>
     <message>
         <source>Zoom &amp;In</source>
@@ -919,6 +1011,28 @@ cols = t[:, 1:3]
     </message>
 </context>
 <context>
+    <name>PaneStrip</name>
+    <message>
+        <source>Code</source>
+        <extracomment>Presentation mode: the button that shows the code editor (and the console) big.</extracomment>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Variables</source>
+        <extracomment>Presentation mode: the button that shows the list of variables big.</extracomment>
+        <translation>变量</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <extracomment>Presentation mode: the button that shows the Image/Values/Stats/Memory/Graph tabs big.</extracomment>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Show this pane big; the others wait in this strip ({key}, F6 for the next one)</source>
+        <translation>放大显示这个面板，其他面板收在这一栏里（{key}；按 F6 切换到下一个）</translation>
+    </message>
+</context>
+<context>
     <name>StatsView</name>
     <message>
         <source>Elements</source>
@@ -1030,6 +1144,105 @@ cols = t[:, 1:3]
     <message>
         <source>count (sample: 1 in {step} elements)</source>
         <translation>元素个数（抽样：每 {step} 个元素取 1 个）</translation>
+    </message>
+</context>
+<context>
+    <name>StepPanel</name>
+    <message numerus="yes">
+        <source>Stepping back: a fresh kernel replays the %n statement(s) before it (random, NumPy and torch seeded as the first time)…</source>
+        <translation>
+            <numerusform>后退一步：新内核重放它之前的 %n 条语句（random、NumPy 和 torch 按第一次的种子设置）…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Variable</source>
+        <translation>变量</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <source>(deleted)</source>
+        <translation>（已删除）</translation>
+    </message>
+    <message>
+        <source>No variable changed.</source>
+        <translation>没有变量发生变化。</translation>
+    </message>
+    <message>
+        <source>Back at the start: a fresh kernel, nothing has run yet. Press F10 to run the first statement.</source>
+        <translation>回到了开头：这是一个新内核，还没有运行任何代码。按 F10 运行第一条语句。</translation>
+    </message>
+    <message>
+        <source>line {line}</source>
+        <translation>第 {line} 行</translation>
+    </message>
+    <message>
+        <source>lines {first}–{last}</source>
+        <translation>第 {first}–{last} 行</translation>
+    </message>
+    <message>
+        <source>Statement {index} of {total}, {lines}</source>
+        <translation>第 {index} 条语句（共 {total} 条），{lines}</translation>
+    </message>
+    <message numerus="yes">
+        <source>Ran to the cursor: %n statement(s), the last is {last}</source>
+        <translation>
+            <numerusform>运行到光标处：共 %n 条语句，最后一条是{last}</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{what} — a replay: a fresh kernel ran the statements before it again</source>
+        <translation>{what}——这是重放：新内核把它之前的语句重新运行了一遍</translation>
+    </message>
+    <message>
+        <source>it raised {error} (see the card)</source>
+        <translation>它抛出了 {error}（见错误卡片）</translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation>（新建）</translation>
+    </message>
+    <message>
+        <source>(not recorded)</source>
+        <translation>（未记录）</translation>
+    </message>
+    <message>
+        <source>(values not readable)</source>
+        <translation>（数值无法读取）</translation>
+    </message>
+    <message>
+        <source>min {min}  max {max}  mean {mean}</source>
+        <translation>最小值 {min}  最大值 {max}  均值 {mean}</translation>
+    </message>
+    <message>
+        <source>{name} changed through {alias}: they share memory.</source>
+        <translation>{name} 通过 {alias} 被修改：它们共享内存。</translation>
+    </message>
+    <message>
+        <source>backward() filled {name}.grad.</source>
+        <translation>backward() 填入了 {name}.grad。</translation>
+    </message>
+    <message>
+        <source>{name}.grad is None again (optimizer.zero_grad() sets it to None).</source>
+        <translation>{name}.grad 又变回了 None（optimizer.zero_grad() 会把它设为 None）。</translation>
+    </message>
+    <message>
+        <source>{name}.grad was set to zeros: the next backward() starts from 0.</source>
+        <translation>{name}.grad 被清零：下一次 backward() 从 0 开始累加。</translation>
+    </message>
+    <message>
+        <source>backward() adds to {name}.grad: it was {old}, now {new}. Gradients add up until you zero them ({name}.grad.zero_() or optimizer.zero_grad()).</source>
+        <translation>backward() 会累加到 {name}.grad 上：原来是 {old}，现在是 {new}。梯度会一直累加，直到你把它清零（{name}.grad.zero_() 或 optimizer.zero_grad()）。</translation>
+    </message>
+    <message>
+        <source>Hide the step panel (F10 shows it again)</source>
+        <translation>隐藏单步面板（按 F10 会再次显示）</translation>
     </message>
 </context>
 <context>
@@ -1210,6 +1423,32 @@ See what every tensor is: shape, dtype, device, strides, shared memory, autograd
     <message>
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>WindowLayoutMixin</name>
+    <message>
+        <source>No Chinese font was found for the charts, so their Chinese labels show as boxes: install one (for example fonts-noto-cjk) and restart.</source>
+        <translation>没有找到可用于图表的中文字体，图表中的中文标签会显示成方框：请安装一个中文字体（例如 fonts-noto-cjk）后重新启动。</translation>
+    </message>
+</context>
+<context>
+    <name>WindowStepsMixin</name>
+    <message>
+        <source>Nothing to step back: no statement was stepped yet</source>
+        <translation>无法后退：还没有单步执行过任何语句</translation>
+    </message>
+    <message>
+        <source>The cursor&apos;s statement is the next one already</source>
+        <translation>光标所在的语句已经是下一条了</translation>
+    </message>
+    <message>
+        <source>Replaying in a fresh kernel…</source>
+        <translation>正在新内核中重放…</translation>
+    </message>
+    <message>
+        <source>The end of the script: every statement ran. Shift+F10 steps back; F5 runs it all again.</source>
+        <translation>已到脚本末尾：每条语句都运行过了。Shift+F10 后退一步；F5 重新运行整个脚本。</translation>
     </message>
 </context>
 </TS>

@@ -49,9 +49,18 @@ def specs(w) -> list[Spec]:
         Spec("run_cell", QCoreApplication.translate("MainActions", "Run &Cell"), QCoreApplication.translate("MainActions", "Run the cell under the cursor; cells start with # %% (Ctrl+Enter)"), w.run_cell, ("Ctrl+Return", "Ctrl+Enter")),
         Spec("run_cell_advance", QCoreApplication.translate("MainActions", "Run Cell and &Advance"), QCoreApplication.translate("MainActions", "Run the current cell and move to the next one: step through a lesson (Shift+Enter)"), w.run_cell_and_advance, ("Shift+Return", "Shift+Enter"), sp.SP_MediaSeekForward),
         Spec("run_selection", QCoreApplication.translate("MainActions", "Run &Selection or Line"), QCoreApplication.translate("MainActions", "Run the selected lines, or the cursor's line (F9)"), w.run_selection, ("F9",)),
+        Spec("step", QCoreApplication.translate("MainActions", "Ste&p"), QCoreApplication.translate("MainActions", "Run the next statement and show what it changed, before and after (F10)"), w.step, ("F10",), sp.SP_ArrowForward),
+        Spec("step_back", QCoreApplication.translate("MainActions", "Step &Back"), QCoreApplication.translate("MainActions", "Go back one statement: a fresh kernel replays the statements before it (Shift+F10)"), w.step_back, ("Shift+F10",), sp.SP_ArrowBack),
+        Spec("run_to_cursor", QCoreApplication.translate("MainActions", "Run to C&ursor"), QCoreApplication.translate("MainActions", "Run the statements up to the cursor's line; it runs next (Ctrl+F10)"), w.run_to_cursor, ("Ctrl+F10",)),
         Spec("stop", QCoreApplication.translate("MainActions", "S&top"), QCoreApplication.translate("MainActions", "Interrupt the running code (KeyboardInterrupt)"), w.stop_kernel, ("Ctrl+.",), sp.SP_MediaStop),
         Spec("restart", QCoreApplication.translate("MainActions", "&Restart Kernel"), QCoreApplication.translate("MainActions", "Start a fresh Python process; variables are lost, your script is kept"), w.restart_kernel, ("Ctrl+Shift+.",), sp.SP_BrowserReload),
-        Spec("presentation", QCoreApplication.translate("MainActions", "&Presentation Mode"), QCoreApplication.translate("MainActions", "Big fonts for a classroom projector (F11)"), w.toggle_presentation, ("F11",), None, True),
+        Spec("presentation", QCoreApplication.translate("MainActions", "&Presentation Mode"), QCoreApplication.translate("MainActions", "For a classroom projector: the whole screen, big fonts, one pane at a time (F11)"), w.toggle_presentation, ("F11",), None, True),
+        Spec("focus_editor", QCoreApplication.translate("MainActions", "Show the &Code"), QCoreApplication.translate("MainActions", "Presentation mode: show the editor and the console big"), lambda: w.focus_pane("editor"), ("Ctrl+1",)),
+        Spec("focus_inspector", QCoreApplication.translate("MainActions", "Show the &Variables"), QCoreApplication.translate("MainActions", "Presentation mode: show the list of variables big"), lambda: w.focus_pane("inspector"), ("Ctrl+2",)),
+        Spec("focus_details", QCoreApplication.translate("MainActions", "Show the &Details"), QCoreApplication.translate("MainActions", "Presentation mode: show the Image, Values, Stats, Memory and Graph tabs big"), lambda: w.focus_pane("details"), ("Ctrl+3",)),
+        Spec("next_pane", QCoreApplication.translate("MainActions", "&Next Pane"), QCoreApplication.translate("MainActions", "Move to the next pane: code, variables, details (F6)"), w.focus_next_pane, ("F6",)),
+        Spec("watch_gradients", QCoreApplication.translate("MainActions", "&Watch Gradients"), QCoreApplication.translate("MainActions", "After backward(), show the gradient of every node of the graph, also for your own runs (always on in lessons and step-through)"), lambda: w.set_watch_gradients(w.actions_["watch_gradients"].isChecked()), (), None, True),
+        Spec("lesson_both", QCoreApplication.translate("MainActions", "Lessons in &Both Languages"), QCoreApplication.translate("MainActions", "Show the lessons' comments in English and Chinese, one under the other"), lambda: w.set_lessons_in_both_languages(w.actions_["lesson_both"].isChecked()), (), None, True),
         Spec("zoom_in", QCoreApplication.translate("MainActions", "Zoom &In"), QCoreApplication.translate("MainActions", "Larger text"), w.zoom_in, ("Ctrl++", "Ctrl+=")),
         Spec("zoom_out", QCoreApplication.translate("MainActions", "Zoom &Out"), QCoreApplication.translate("MainActions", "Smaller text"), w.zoom_out, ("Ctrl+-",)),
         Spec("about", QCoreApplication.translate("MainActions", "&About Tensor Explorer"), QCoreApplication.translate("MainActions", "Version and credits"), w.show_about),
@@ -74,8 +83,10 @@ def build(w: QMainWindow) -> Actions:
         actions.by_key[spec.key] = action
     bar = w.menuBar()
     for menu_key, keys in (("file", ("new", "open", "open_data", "|recent", "-", "save", "save_as", "-", "quit")),
-                           ("run", ("run_file", "run_cell", "run_cell_advance", "run_selection", "-", "stop", "restart")),
-                           ("view", ("presentation", "zoom_in", "zoom_out", "-", "|language")),
+                           ("run", ("run_file", "run_cell", "run_cell_advance", "run_selection", "-", "step", "step_back",
+                                    "run_to_cursor", "-", "stop", "restart")),
+                           ("view", ("presentation", "focus_editor", "focus_inspector", "focus_details", "next_pane", "-",
+                                     "zoom_in", "zoom_out", "-", "watch_gradients", "lesson_both", "|language")),
                            ("lessons", ()),
                            ("help", ("shortcuts", "about"))):
         menu = bar.addMenu("")
@@ -92,7 +103,7 @@ def build(w: QMainWindow) -> Actions:
     actions.lessons_menu = actions.menus["lessons"]
     toolbar = QToolBar(w)
     toolbar.setObjectName("main_toolbar")
-    for key in ("run_file", "run_cell_advance", "stop", "restart"):
+    for key in ("run_file", "run_cell_advance", "step_back", "step", "stop", "restart"):
         toolbar.addAction(actions[key])
     w.addToolBar(toolbar)
     retranslate(w, actions)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from importlib import metadata
 from typing import Any
 
-from PySide6.QtCore import QEvent, QSettings, Qt, QUrl
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QFont, QIcon
+from PySide6.QtCore import QEvent, Qt, QTimer, QUrl
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QIcon
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -28,10 +28,16 @@ from explorer.ui.inspector.inspector_model import InspectorModel
 from explorer.ui.inspector.inspector_view import InspectorView
 from explorer.ui.window import main_actions
 from explorer.ui.window.data_loader import DataLoader
+from explorer.ui.window.pane_strip import PaneStrip
 from explorer.ui.window.recovery import RecoveryStore
 from explorer.ui.window.window_files import WindowFilesMixin
+from explorer.ui.window.step_panel import StepPanel
+from explorer.ui.window.window_layout import PRESENTATION_SCALE, WindowLayoutMixin
+from explorer.ui.window.window_steps import WindowStepsMixin
 
-PRESENTATION_SCALE = 1.8
+__all__ = ["MainWindow", "PRESENTATION_SCALE"]
+# The Chinese-font check waits this long after start: it may scan the system's fonts.
+FONT_CHECK_DELAY_MS = 1500
 
 
 def _installed_version(package: str) -> str | None:
@@ -41,7 +47,7 @@ def _installed_version(package: str) -> str | None:
         return None
 
 
-class MainWindow(WindowFilesMixin, QMainWindow):
+class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWindow):
     """Receives the kernel *session* and the shared *state*; owns every widget and connects their signals."""
 
     def __init__(self, session: Any, state: AppState | None = None, console: QWidget | None = None,
@@ -54,13 +60,13 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         if icon is not None:
             self.setWindowIcon(icon)
         self.file_path: str | None = None
-        self._base_point_size = QApplication.font().pointSizeF() or 10.0
-        self._zoom = 1.0
-        self._presentation = False
+        self._init_layout_state()
         self._kernel_torch: str | None = None
         self._card_run: Run | None = None  # the run the error card speaks of
         self._build_widgets(console)
         self.actions_ = main_actions.build(self)
+        self._init_steps()
+        self.actions_["lesson_both"].setChecked(self.lessons_in_both_languages())
         self._build_status_bar()
         self._connect()
         self.setAcceptDrops(True)
@@ -69,7 +75,6 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.loader.problems_reported.connect(self._on_loader_problems_reported)
         self.loader.loaded.connect(lambda _name: self.banner.clear("files"))  # an older failure has passed
         self.retranslate()
-        self.resize(1500, 950)
         self._restore_layout()
 
     # -- construction -----------------------------------------------------------------
@@ -78,6 +83,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.console = console or QLabel(self.tr("Starting the Python kernel…"), self)
         self.error_card = ErrorCardView(self)
         self.error_card.hide()
+        self.step_panel = StepPanel(self)
         self.banner = BannerWidget(self)
         self.inspector_model = InspectorModel(self)
         self.inspector = InspectorView(self.inspector_model, self.session, self.app_state, self)
@@ -87,6 +93,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         bottom = QWidget(self)
         bottom_layout = QVBoxLayout(bottom)
         bottom_layout.setContentsMargins(0, 0, 0, 0)
+        bottom_layout.addWidget(self.step_panel)
         bottom_layout.addWidget(self.error_card)
         bottom_layout.addWidget(self.console, 1)
         self._bottom_layout = bottom_layout
@@ -101,10 +108,14 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         main.addWidget(right)
         main.setSizes([700, 800])
         self._splitters = {"left": left, "right": right, "main": main}
+        self.pane_strip = PaneStrip(self)
+        self.pane_strip.hide()
+        self.pane_strip.pane_chosen.connect(self.focus_pane)
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.banner)
+        layout.addWidget(self.pane_strip)
         layout.addWidget(main, 1)
         self.setCentralWidget(central)
 
@@ -128,6 +139,9 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.inspector_model.out_of_step.connect(self._on_inspector_model_out_of_step)
         self.error_card.line_activated.connect(self._on_error_card_line_activated)
         self.editor.document().modificationChanged.connect(self._on_editor_modification_changed)
+        self.app_state.language_changed.connect(self._on_state_language_changed)
+        if self.language.startswith("zh"):
+            QTimer.singleShot(FONT_CHECK_DELAY_MS, self._check_figure_font)  # after the first paint
 
     def attach_console(self, console: QWidget) -> None:
         """Put the real console (created once the kernel runs) in place of the placeholder."""
@@ -145,6 +159,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
             "Or open a ready lesson from the Lessons menu and step through it with Shift+Enter."))
         self._fill_language_menu()
         self._fill_lessons_menu()
+        self._rerender_lesson()
         self._update_recent_menu()
         self._update_title()
         self._on_session_status_changed(self.session.status)
@@ -163,6 +178,9 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         """Switch the interface (and, through the state, the kernel's sentences) to *lang*."""
         self.app_state.set_language(lang)
 
+    def _on_state_language_changed(self, _lang: str) -> None:
+        QTimer.singleShot(0, self._check_figure_font)
+
     def _fill_language_menu(self) -> None:
         menu = self.actions_.language_menu
         menu.clear()
@@ -171,39 +189,6 @@ class MainWindow(WindowFilesMixin, QMainWindow):
             action.setCheckable(True)
             action.setChecked(code == self.language)
             action.triggered.connect(lambda _=False, c=code: self.set_language(c))
-
-    def toggle_presentation(self) -> None:
-        self.set_presentation(not self._presentation)
-
-    def set_presentation(self, on: bool) -> None:
-        """Presentation mode: every font scaled up for a projector."""
-        self._presentation = on
-        self.actions_["presentation"].setChecked(on)
-        self._apply_fonts()
-
-    def zoom_in(self) -> None:
-        self._zoom = min(self._zoom * 1.15, 4.0)
-        self._apply_fonts()
-
-    def zoom_out(self) -> None:
-        self._zoom = max(self._zoom / 1.15, 0.5)
-        self._apply_fonts()
-
-    def point_size(self) -> float:
-        return self._base_point_size * self._zoom * (PRESENTATION_SCALE if self._presentation else 1.0)
-
-    def _apply_fonts(self) -> None:
-        size = self.point_size()
-        font = QFont(QApplication.font())
-        font.setPointSizeF(size)
-        QApplication.setFont(font)
-        mono = QFont(self.editor.font())
-        mono.setPointSizeF(size)
-        self.editor.setFont(mono)
-        if hasattr(self.console, "font") and not isinstance(self.console, QLabel):
-            console_font = QFont(self.console.font)
-            console_font.setPointSizeF(size)
-            self.console.font = console_font
 
     # -- running code ------------------------------------------------------------------
     def run_file(self) -> None:
@@ -214,6 +199,9 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self._submit(Run(code, first, "cell"))
 
     def run_cell_and_advance(self) -> None:
+        # A cell of comments only (a lesson's title) would run nothing visible: start at the next cell with code.
+        while not _has_code(self.editor.current_cell()[0]) and self.editor.advance_to_next_cell():
+            pass
         self.run_cell()
         self.editor.advance_to_next_cell()
 
@@ -241,6 +229,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.statusBar().showMessage(self.tr("Interrupted: the running code was stopped"), 5000)
 
     def restart_kernel(self) -> None:
+        self.stepper.reset()
         self.runs.clear()
         self.session.restart()
 
@@ -269,6 +258,7 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         self.sync_script_context()
 
     def _on_session_namespace_changed(self, snapshot: dict) -> None:
+        self._last_changes = dict(snapshot.get("changes") or {})
         self.inspector.apply_snapshot(snapshot)
         self._kernel_torch = snapshot.get("torch_version")
         self._show_torch_version(self._kernel_torch)
@@ -323,14 +313,17 @@ class MainWindow(WindowFilesMixin, QMainWindow):
         elif run is not None:
             self.error_card.clear()
             self.error_card.hide()
+        self._after_run_selection(run)
 
     def _on_session_kernel_died(self, message: str) -> None:
+        self.stepper.reset()
         self.banner.show_message(self.tr("The kernel died (the code crashed or called exit); it is restarting. Your script is safe in the editor."), "warning", topic="kernel")
 
     def _on_session_kernel_restarted(self) -> None:
         self.banner.clear("version")  # the new kernel is asked again
         self.inspector.apply_snapshot({"full": True, "seq": 0, "variables": []})
-        self.statusBar().showMessage(self.tr("A fresh kernel is ready; run your code again"), 8000)
+        if not self.stepper.is_replaying():
+            self.statusBar().showMessage(self.tr("A fresh kernel is ready; run your code again"), 8000)
 
     def _on_error_card_line_activated(self, line: int) -> None:
         """The card's lines are the file's lines when the card came from the editor's code."""
@@ -358,23 +351,6 @@ class MainWindow(WindowFilesMixin, QMainWindow):
                 problems.append(self.tr("{url}: only files on this computer can be opened, not web addresses.").format(url=url.toString()))
         self.open_paths(paths, problems)
 
-    def _restore_layout(self) -> None:
-        """Window size and pane sizes as the user left them."""
-        settings = QSettings()
-        geometry = settings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        for key, splitter in self._splitters.items():
-            state = settings.value(f"window/splitter_{key}")
-            if state is not None:
-                splitter.restoreState(state)
-
-    def _save_layout(self) -> None:
-        settings = QSettings()
-        settings.setValue("window/geometry", self.saveGeometry())
-        for key, splitter in self._splitters.items():
-            settings.setValue(f"window/splitter_{key}", splitter.saveState())
-
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         self._save_layout()
         self.recovery.save_now()
@@ -396,3 +372,8 @@ def _in_file_lines(card: dict | None, run: Run | None) -> dict | None:
         if isinstance(card.get(key), int):
             out[key] = run.file_line(card[key])
     return out
+
+
+def _has_code(code: str) -> bool:
+    """Whether *code* has a line that is neither blank nor a comment."""
+    return any(line.strip() and not line.strip().startswith("#") for line in code.split("\n"))

@@ -12,8 +12,10 @@ import re
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from explorer.kernel.statements import CELL_MARKER
 from explorer.lessons import LESSONS, lesson_path, render_lesson
 
+BOTH_KEY = "lessons/both_languages"
 DATA_PATTERNS = "*.npy *.npz *.pt *.pth *.safetensors *.png *.jpg *.jpeg *.bmp *.gif *.tif *.tiff *.webp"
 MAX_RECENT = 10
 _MNEMONIC = re.compile(r"\(&\w\)|&(?=\w)")
@@ -69,9 +71,12 @@ class WindowFilesMixin:
         return True
 
     def _set_script(self, text: str, path: str | None) -> None:
+        self.stepper.reset()
+        self._lesson_path = None
         self.editor.setPlainText(text)
         self.editor.document().setModified(False)
         self.editor.mark_error_line(None)
+        self.editor.mark_step(None, None)
         self.file_path = path
         self.recovery.file_path = path
         self._update_title()
@@ -179,12 +184,55 @@ class WindowFilesMixin:
         return True
 
     def open_lesson(self, path: str) -> None:
-        """Open a built-in lesson as an unsaved copy (Save asks where to keep it)."""
+        """Open a built-in lesson as an unsaved copy (Save asks where to keep it), in the interface's language."""
         if not self.confirm_discard():
             return
-        with open(path, encoding="utf-8") as handle:
-            self._set_script(render_lesson(handle.read(), self.language), None)
+        self._set_script(self._render_lesson(path), None)
+        self._lesson_path = path
         self.editor.go_to_line(1)
+
+    def lesson_open(self) -> bool:
+        """Whether the editor holds a built-in lesson (it may have been edited since)."""
+        return getattr(self, "_lesson_path", None) is not None
+
+    def lessons_in_both_languages(self) -> bool:
+        return QSettings().value(BOTH_KEY, False) in (True, "true")
+
+    def set_lessons_in_both_languages(self, on: bool) -> None:
+        """View > Lessons in Both Languages (remembered); an open, unedited lesson is shown again."""
+        QSettings().setValue(BOTH_KEY, bool(on))
+        self.actions_["lesson_both"].setChecked(bool(on))
+        self._rerender_lesson(same_lines=False)
+
+    def _render_lesson(self, path: str) -> str:
+        with open(path, encoding="utf-8") as handle:
+            return render_lesson(handle.read(), self.language, both=self.lessons_in_both_languages())
+
+    def _rerender_lesson(self, same_lines: bool = True) -> None:
+        """Show the open lesson again (another language); only while the user has not edited it.
+
+        One language has as many lines as the other, so the cursor and the
+        step-through marks stay where they are; switching to both languages
+        keeps the cursor's cell instead.
+        """
+        path = getattr(self, "_lesson_path", None)
+        if path is None or self.editor.document().isModified():
+            return
+        text = self._render_lesson(path)
+        if text == self.editor.toPlainText():
+            return
+        line = self.editor.textCursor().blockNumber() + 1
+        cell = _cell_of(self.editor.toPlainText(), line)
+        marks = self.editor.step_marks
+        self.editor.setPlainText(text)
+        self.editor.document().setModified(False)
+        if same_lines:
+            self.editor.go_to_line(line)
+            self.editor.mark_step(*marks)
+        else:
+            self.stepper.reset()
+            self.editor.mark_step(None, None)
+            self.editor.go_to_line(_cell_start(text, cell))
 
     # -- recovery and help ----------------------------------------------------------------------
     def offer_recovery(self) -> None:
@@ -230,3 +278,14 @@ def _as_list(value) -> list[str]:
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _cell_of(text: str, line: int) -> int:
+    """How many cell markers come before *line* (1-based)."""
+    return sum(1 for row in text.split("\n")[:line] if CELL_MARKER.match(row))
+
+
+def _cell_start(text: str, cell: int) -> int:
+    """The line of the *cell*-th marker (1 when there is none)."""
+    markers = [i + 1 for i, row in enumerate(text.split("\n")) if CELL_MARKER.match(row)]
+    return markers[cell - 1] if 0 < cell <= len(markers) else 1

@@ -1,0 +1,211 @@
+"""The main window's size and layout: it fits the screen, and presentation mode shows one big pane at a time.
+
+A mixin for :class:`~explorer.ui.window.main_window.MainWindow`. Every size the
+window takes (the first one, one restored from the settings, the one after
+leaving presentation mode) is fitted into the screen's available geometry, so a
+1024x768 or 1280x720 projector shows the whole window. Presentation mode is a
+layout, not only a font size: it fills the screen, scales the fonts, and shows
+one pane (code, variables or the detail tabs) big while the others wait in a
+strip of buttons; Ctrl+1/2/3 or F6 bring them back.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, QSettings, QSize, Qt
+from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
+
+from explorer.ui.window.pane_strip import PANES
+
+PRESENTATION_SCALE = 1.8
+# The size the window would like on a big screen.
+PREFERRED_SIZE = QSize(1500, 950)
+# Room left for the window manager's frame (title bar, borders) before the real frame is known.
+FRAME_ALLOWANCE = QSize(16, 48)
+ZOOM_STEP, MIN_ZOOM, MAX_ZOOM = 1.15, 0.5, 4.0
+
+
+def available_geometry(widget: QWidget) -> QRect:
+    """The available geometry of the screen *widget* is on (the primary screen before it is shown)."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    return screen.availableGeometry()
+
+
+def fitted(frame: QRect, available: QRect) -> QRect:
+    """*frame* moved, then shrunk where needed, so it lies inside *available*."""
+    width, height = min(frame.width(), available.width()), min(frame.height(), available.height())
+    left = min(max(frame.left(), available.left()), available.right() + 1 - width)
+    top = min(max(frame.top(), available.top()), available.bottom() + 1 - height)
+    return QRect(left, top, width, height)
+
+
+class WindowLayoutMixin:
+    """Geometry, presentation mode, pane focus and zoom for the main window."""
+
+    def _init_layout_state(self) -> None:
+        self._base_point_size = QApplication.font().pointSizeF() or 10.0
+        self._zoom = 1.0
+        self._presentation = False
+        self._pane = "editor"
+        self._normal_geometry = None  # saveGeometry() before presentation mode
+        self._normal_sizes: dict[str, list[int]] = {}
+
+    # -- fitting the screen ------------------------------------------------------------
+    def _frame_margins(self) -> QSize:
+        """Frame minus client size; an allowance until the window manager has framed the window."""
+        extra = self.frameGeometry().size() - self.geometry().size()
+        if self.isVisible() and (extra.width() > 0 or extra.height() > 0):
+            return extra
+        return FRAME_ALLOWANCE
+
+    def fit_to_screen(self) -> None:
+        """Move and shrink the window so its frame lies inside the screen's available geometry."""
+        if self.isFullScreen() or self.isMaximized():
+            return
+        margins = self._frame_margins()
+        frame = QRect(self.geometry().topLeft(), self.size() + margins)
+        if self.isVisible():
+            frame.moveTopLeft(self.frameGeometry().topLeft())
+        target = fitted(frame, available_geometry(self))
+        if target.size() != frame.size():
+            size = target.size() - margins
+            self.resize(max(size.width(), 1), max(size.height(), 1))
+        if target.topLeft() != frame.topLeft():
+            self.move(target.topLeft())
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        self.fit_to_screen()  # now the window manager's frame is known
+
+    def _restore_layout(self) -> None:
+        """Window and pane sizes as the user left them, fitted into this screen."""
+        self.resize(PREFERRED_SIZE)
+        settings = QSettings()
+        geometry = settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        self.fit_to_screen()
+        for key, splitter in self._splitters.items():
+            state = settings.value(f"window/splitter_{key}")
+            if state is not None:
+                splitter.restoreState(state)
+
+    def _save_layout(self) -> None:
+        settings = QSettings()
+        geometry = self.saveGeometry()
+        if self._presentation:  # remember the normal layout, not the presentation one
+            self._leave_presentation_layout()
+            geometry = self._normal_geometry or geometry
+        settings.setValue("window/geometry", geometry)
+        for key, splitter in self._splitters.items():
+            settings.setValue(f"window/splitter_{key}", splitter.saveState())
+
+    # -- presentation mode ------------------------------------------------------------
+    def toggle_presentation(self) -> None:
+        self.set_presentation(not self._presentation)
+
+    def is_presentation(self) -> bool:
+        return self._presentation
+
+    def set_presentation(self, on: bool) -> None:
+        """Presentation mode: the whole screen, big fonts, one pane at a time (see the module docstring)."""
+        if on == self._presentation:
+            self.actions_["presentation"].setChecked(on)
+            return
+        self._presentation = on
+        self.actions_["presentation"].setChecked(on)
+        if on:
+            self._normal_geometry = self.saveGeometry()
+            self._normal_sizes = {key: s.sizes() for key, s in self._splitters.items()}
+            self.setWindowState(self.windowState() | Qt.WindowState.WindowFullScreen)
+        self._apply_fonts()
+        self.pane_strip.setVisible(on)
+        if on:
+            self._apply_pane_focus()
+        else:
+            self._leave_presentation_layout()
+            self.setWindowState(self.windowState() & ~Qt.WindowState.WindowFullScreen)
+            if self._normal_geometry is not None:
+                self.restoreGeometry(self._normal_geometry)
+            self.fit_to_screen()
+
+    def _leave_presentation_layout(self) -> None:
+        """Every pane visible again, at the sizes it had before presentation mode."""
+        for pane in PANES:
+            self._pane_widget(pane).show()
+        self._splitters["main"].widget(0).show()
+        self._splitters["main"].widget(1).show()
+        for key, sizes in self._normal_sizes.items():
+            if sizes and sum(sizes):
+                self._splitters[key].setSizes(sizes)
+
+    # -- one pane at a time -------------------------------------------------------------
+    def focused_pane(self) -> str:
+        """The pane shown big in presentation mode ("editor", "inspector" or "details")."""
+        return self._pane
+
+    def focus_pane(self, pane: str) -> None:
+        """Show *pane* big (presentation mode) and give it the keyboard focus."""
+        if pane not in PANES:
+            return
+        self._pane = pane
+        self.pane_strip.set_current(pane)
+        if self._presentation:
+            self._apply_pane_focus()
+        target = {"editor": self.editor, "inspector": self.inspector.tree, "details": self.details}[pane]
+        target.setFocus()
+
+    def focus_next_pane(self) -> None:
+        self.focus_pane(PANES[(PANES.index(self._pane) + 1) % len(PANES)])
+
+    def _pane_widget(self, pane: str) -> QWidget:
+        return {"editor": self._splitters["left"], "inspector": self.inspector, "details": self.details}[pane]
+
+    def _apply_pane_focus(self) -> None:
+        """Hide the panes that are not focused: hidden panes take no room and fetch nothing."""
+        main, right = self._splitters["main"], self._splitters["right"]
+        on_left = self._pane == "editor"
+        main.widget(0).setVisible(on_left)
+        main.widget(1).setVisible(not on_left)
+        self.inspector.setVisible(self._pane == "inspector")
+        self.details.setVisible(self._pane == "details")
+        self.pane_strip.set_current(self._pane)
+        if not on_left:
+            right.setSizes([1, 1])  # the visible one takes all the room
+
+    # -- fonts and zoom --------------------------------------------------------------------
+    def zoom_in(self) -> None:
+        self._zoom = min(self._zoom * ZOOM_STEP, MAX_ZOOM)
+        self._apply_fonts()
+
+    def zoom_out(self) -> None:
+        self._zoom = max(self._zoom / ZOOM_STEP, MIN_ZOOM)
+        self._apply_fonts()
+
+    def point_size(self) -> float:
+        return self._base_point_size * self._zoom * (PRESENTATION_SCALE if self._presentation else 1.0)
+
+    def _apply_fonts(self) -> None:
+        size = self.point_size()
+        font = QFont(QApplication.font())
+        font.setPointSizeF(size)
+        QApplication.setFont(font)
+        mono = QFont(self.editor.font())
+        mono.setPointSizeF(size)
+        self.editor.setFont(mono)
+        if hasattr(self.console, "font") and not isinstance(self.console, QLabel):
+            console_font = QFont(self.console.font)
+            console_font.setPointSizeF(size)
+            self.console.font = console_font
+        if not self._presentation:
+            self.fit_to_screen()
+
+    # -- figure fonts ----------------------------------------------------------------------
+    def _check_figure_font(self) -> None:
+        """In Chinese, say once if no font can draw Chinese in the charts (their labels would be boxes)."""
+        from explorer.ui.figure_fonts import cjk_family
+
+        if self.language.startswith("zh") and cjk_family() is None:
+            self.statusBar().showMessage(self.tr(
+                "No Chinese font was found for the charts, so their Chinese labels show as boxes: "
+                "install one (for example fonts-noto-cjk) and restart."), 15000)

@@ -1,0 +1,110 @@
+"""The main window's step-through and watched gradients: F10, Shift+F10, run to cursor, the step panel.
+
+A mixin for :class:`~explorer.ui.window.main_window.MainWindow`; the stepping
+itself is :class:`explorer.kernel.step.Stepper`. After each step the window
+bands the statement in the editor, points at the next one, shows every
+changed variable before and after (:class:`StepPanel`), and selects the
+variable the statement made. Cells and selections select what they made too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QSettings
+
+from explorer import protocol
+from explorer.kernel.run_queue import Run
+from explorer.kernel.statements import assigned_names
+from explorer.kernel.step import Stepper, StepResult
+
+# Runs after which the window selects the variable the code made.
+_SELECTING = ("cell", "selection", "step")
+WATCH_KEY = "view/watch_gradients"
+
+
+def made_by(code: str, changes: dict, known: Any) -> str | None:
+    """The variable *code* made or changed: the last one it assigns that changed, else the first that changed.
+
+    *known* tells whether the inspector shows a name.
+    """
+    written = [name for name in assigned_names(code) if name in changes and known(name)]
+    if written:
+        return written[-1]
+    return next((name for name in changes if known(name) and "." not in name and "[" not in name), None)
+
+
+class WindowStepsMixin:
+    """Step-through commands and their display for the main window."""
+
+    def _init_steps(self) -> None:
+        self.stepper = Stepper(self.session, self.runs, self)
+        self.stepper.stepped.connect(self._on_stepper_stepped)
+        self.stepper.position_changed.connect(self._on_stepper_position_changed)
+        self.stepper.replay_started.connect(self._on_stepper_replay_started)
+        self.stepper.ended.connect(self._on_stepper_ended)
+        self.runs.prepare = self._prepare_run
+        self._last_changes: dict = {}
+        self._watch_gradients = QSettings().value(WATCH_KEY, False) in (True, "true")
+        self.actions_["watch_gradients"].setChecked(self._watch_gradients)
+
+    # -- commands -----------------------------------------------------------------------
+    def step(self) -> None:
+        """F10: run the next statement."""
+        self.stepper.step(self.editor.toPlainText(), self.editor.textCursor().blockNumber() + 1)
+
+    def step_back(self) -> None:
+        """Shift+F10: back one statement, by replaying the ones before it in a fresh kernel."""
+        if not self.stepper.step_back(self.editor.toPlainText()):
+            self.statusBar().showMessage(self.tr("Nothing to step back: no statement was stepped yet"), 5000)
+
+    def run_to_cursor(self) -> None:
+        """Ctrl+F10: run the statements up to the cursor's one (back to it by a replay if it already ran)."""
+        line = self.editor.textCursor().blockNumber() + 1
+        if not self.stepper.run_to(self.editor.toPlainText(), line):
+            self.statusBar().showMessage(self.tr("The cursor's statement is the next one already"), 5000)
+
+    def set_watch_gradients(self, on: bool) -> None:
+        """View > Watch Gradients: show the gradients of intermediate results after backward(), for every run."""
+        self._watch_gradients = bool(on)
+        QSettings().setValue(WATCH_KEY, self._watch_gradients)
+        self.actions_["watch_gradients"].setChecked(self._watch_gradients)
+
+    def watching_gradients(self, run: Run | None = None) -> bool:
+        """Whether gradients are watched for *run*: always while stepping or in a lesson, else by the switch."""
+        return (self._watch_gradients or self.lesson_open()
+                or (run is not None and run.origin in ("step", "replay")))
+
+    # -- the run queue's hook -----------------------------------------------------------
+    def _prepare_run(self, run: Run) -> None:
+        if run.origin in ("file", "cell", "selection"):
+            self.stepper.reset()  # the kernel's state no longer follows the statements stepped
+        if self.watching_gradients(run):
+            self.session.ask(protocol.WatchGradients(), lambda _reply: None)
+
+    def _select_made(self, code: str, changes: dict) -> None:
+        name = made_by(code, changes, lambda n: self.inspector_model.variable(n) is not None)
+        if name is not None:
+            self.inspector.select(name)
+
+    def _after_run_selection(self, run: Run | None) -> None:
+        if run is not None and run.origin in _SELECTING and run.origin != "step":
+            self._select_made(run.code, self._last_changes)
+
+    # -- stepper signals ----------------------------------------------------------------
+    def _on_stepper_stepped(self, result: StepResult) -> None:
+        self.step_panel.show_result(result)
+        if result.statement is not None:
+            self._select_made(result.statement.code, result.changes)
+
+    def _on_stepper_position_changed(self, done: Any, upcoming: Any) -> None:
+        self.editor.mark_step(None if done is None else (done.first_line, done.last_line),
+                              None if upcoming is None else upcoming.first_line)
+
+    def _on_stepper_replay_started(self, count: int) -> None:
+        self.step_panel.show_replaying(count)
+        self.statusBar().showMessage(self.tr("Replaying in a fresh kernel…"), 5000)
+
+    def _on_stepper_ended(self) -> None:
+        self.statusBar().showMessage(self.tr("The end of the script: every statement ran. "
+                                             "Shift+F10 steps back; F5 runs it all again."), 6000)
