@@ -13,7 +13,7 @@ def test_kernel_death_restarts_and_keeps_the_editor_text(qtbot) -> None:
         type_code(qtbot, window, "import os\nos._exit(1)\n")
         with qtbot.waitSignal(session.kernel_restarted, timeout=TIMEOUT):
             qtbot.keyClick(window.editor, Qt.Key.Key_F5)
-            # the death is reported while the kernel restarts (the banner goes once it is back)
+            # the death is reported while the kernel restarts (a "restarted" notice follows)
             qtbot.waitUntil(lambda: window.banner.topic() == "kernel", timeout=TIMEOUT)
         qtbot.waitUntil(lambda: session.status == "idle", timeout=TIMEOUT)
         assert window.editor.toPlainText() == "import os\nos._exit(1)\n"
