@@ -153,6 +153,13 @@ class PausedEvent(TypedDict):
     selected: int
 
 
+class ResumedEvent(TypedDict):
+    """Sent when paused code goes on: ``stop`` (it was asked to stop), ``interrupted`` (its prompt was abandoned)."""
+
+    stop: bool
+    interrupted: bool
+
+
 class AfterRunReply(TypedDict):
     """Everything the window needs after one execution, in one round trip."""
 

@@ -122,7 +122,7 @@ def test_breakpoint_in_a_loop_pauses_shows_the_loops_locals_and_continues(pausin
         outer = pausing.ask(protocol.SelectFrame(index=0, overlaps=False)).result
         assert {"total", "i"} <= {v["name"] for v in outer["snapshot"]["variables"]}
         assert pausing.ask(protocol.Resume()).result == {"stop": False}
-        assert pausing.wait_event("resumed") == {"stop": False}
+        assert pausing.wait_event("resumed") == {"stop": False, "interrupted": False}
     assert pausing.finish() == "ok"
     total = {v["name"]: v for v in pausing.kernel.ask(protocol.Snapshot(), timeout=60).result["variables"]}["total"]
     assert total["repr"] == "18.0"  # 0*6 + 1*6 + 2*6: every step ran to its end

@@ -31,7 +31,7 @@ class CommEndpoint:
         self.session = session  # the Jupyter session of the client that opened the comm
         self._send = send
 
-    def event(self, name: str, data: dict[str, Any]) -> None:
+    def notify(self, name: str, data: dict[str, Any]) -> None:
         """Tell the client something it did not ask (code paused, resumed)."""
         self._send(protocol.event_message(name, data), [])
 

@@ -72,16 +72,18 @@ class PauseHook:
         agent.frames = FrameStack(stack, code=agent.code, code_filenames=cells, script=agent.script)
         selected = len(stack) - 1
         endpoint.client.frame = agent.frames.choice(selected)
-        endpoint.event("paused", {"frames": agent.frames.describe_all(), "selected": selected})
+        endpoint.notify("paused", {"frames": agent.frames.describe_all(), "selected": selected})
         self.active = True
-        stop = False
+        stop, answered = False, False
         try:
             stop = self._serve(endpoint)
+            answered = True
         finally:
             self.active = False
             agent.frames.clear()
             endpoint.client.frame = None
-            endpoint.event("resumed", {"stop": stop})
+            # "interrupted": the last prompt was abandoned (Ctrl+C from the console), nobody must answer it
+            endpoint.notify("resumed", {"stop": stop, "interrupted": not answered})
         del frame, stack  # the paused frames must not outlive the pause through this call
         if stop:
             raise KeyboardInterrupt("stopped at breakpoint()")
