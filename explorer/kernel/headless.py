@@ -127,8 +127,10 @@ class HeadlessKernel:
             if not self._closed or attempt:
                 raise ExtensionError(f"the kernel's explorer extension did not answer: {reply.message}")
             self.channel = CommChannel(self.client)
+            # The hook keeps the kernel's traceback of a failed import off our terminal: the sentence says it.
             outcome = self.client.execute_interactive(LOAD_EXTENSION_CODE, silent=True, store_history=False,
-                                                      timeout=max(deadline - time.monotonic(), 0.01))
+                                                      timeout=max(deadline - time.monotonic(), 0.01),
+                                                      output_hook=lambda _msg: None)
             content = outcome["content"]
             if content.get("status") != "ok":
                 raise ExtensionError(missing_sentence(f"{content.get('ename', '')}: {content.get('evalue', '')}"))

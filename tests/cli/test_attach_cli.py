@@ -124,3 +124,18 @@ def test_ssh_tunnels_reach_the_kernel(tmp_path: Path) -> None:
                     os.kill(int(name), signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_a_kernel_without_tensor_explorer_is_one_sentence_with_the_install_command(tmp_path: Path) -> None:
+    from tests.kernel.test_kernel_side_only import blocker
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(blocker(("explorer",)))  # as if tensor-explorer were not installed there
+    with tcp_kernel(str(tmp_path), path_first=str(site)) as kernel:
+        done = cli(tmp_path, "inspect", "--existing", kernel["file"], "--json")
+        assert done.returncode == 2
+        line = _one_sentence(done.stderr)
+        assert "cannot load the tensor-explorer extension" in line and "No module named 'explorer'" in line
+        assert "`pip install tensor-explorer`" in line
+        assert kernel["process"].poll() is None

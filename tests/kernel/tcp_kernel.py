@@ -22,14 +22,18 @@ START_TIMEOUT = 60.0
 
 
 @contextlib.contextmanager
-def tcp_kernel(folder: str, key: str = "te-test-key", name: str = "kernel-te-test.json") -> Iterator[dict[str, Any]]:
+def tcp_kernel(folder: str, key: str = "te-test-key", name: str = "kernel-te-test.json",
+               path_first: str | None = None) -> Iterator[dict[str, Any]]:
     """Start a plain ipykernel over TCP writing its connection file into *folder*; kill it at the end.
 
     Yields ``{"file", "process"}``; the caller attaches and checks it is still running afterwards.
+    *path_first* goes first on the kernel's PYTHONPATH (a ``sitecustomize`` that hides packages).
     """
     path = os.path.join(folder, name)
     write_connection_file(path, ip="127.0.0.1", key=key.encode(), transport="tcp")
     env = kernel_env()  # our package importable, as it would be after `pip install tensor-explorer`
+    if path_first:
+        env["PYTHONPATH"] = os.pathsep.join((path_first, env["PYTHONPATH"]))
     process = subprocess.Popen([sys.executable, "-m", "ipykernel_launcher", "-f", path], env=env,
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
