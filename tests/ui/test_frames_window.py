@@ -81,8 +81,11 @@ def test_an_error_three_calls_deep_offers_each_frames_locals(shared) -> None:
     values = window.details.values
     qtbot.waitUntil(lambda: values.cell_text(1, 2) == "18", timeout=TIMEOUT)  # d = x.T[:2] * 2, d[1, 2] = x[2, 1] * 2
     qtbot.waitUntil(lambda: "d" in window.inspector.relation.text(), timeout=TIMEOUT)
-    _pick(qtbot, window, 0, ["np", "x"] if "np" in _names(window) else ["x"])
-    press(qtbot, window, Qt.Key.Key_F9)  # another run: the frames are gone
+    _pick(qtbot, window, 0, ["x"])  # functions and modules are not listed
+    _pick(qtbot, window, 2, ["a"])
+    type_code(qtbot, window, "y = 1\n")
+    press(qtbot, window, Qt.Key.Key_F5)  # another run: the frames are gone, the inspector is on the namespace
+    qtbot.waitUntil(lambda: _names(window) == ["x", "y"], timeout=TIMEOUT)
     assert not frames.isVisible()
 
 

@@ -7,7 +7,9 @@ each request with :data:`explorer.protocol.PAUSE_PROMPT` on the stdin channel, a
 on the comm as usual, and the client's :class:`~explorer.protocol.Resume` ends the pause.
 
 Code run by anyone else (a notebook, the console) keeps Python's own ``breakpoint()``
-(pdb) when its client can type answers; code run without stdin (the CLI) does not stop.
+(pdb) when its client can type answers; code run without stdin (the CLI), and
+``breakpoint()`` in a thread of the user's, does not stop. The pause waits for the client
+as long as it takes; if the client vanished, an interrupt (a notebook's Stop) ends it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 from typing import Any, Callable
 
 from explorer import protocol
@@ -46,6 +49,8 @@ class PauseHook:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if os.environ.get("PYTHONBREAKPOINT") == "0" or self.active:
             return None
+        if threading.current_thread() is not threading.main_thread():
+            return None  # the kernel reads its stdin channel on the main thread only
         parent = _shell_parent(self.kernel)
         endpoint = self._endpoint(parent)
         can_type = bool((parent.get("content") or {}).get("allow_stdin"))
