@@ -139,3 +139,12 @@ def test_a_kernel_without_tensor_explorer_is_one_sentence_with_the_install_comma
         assert "cannot load the tensor-explorer extension" in line and "No module named 'explorer'" in line
         assert "`pip install tensor-explorer`" in line
         assert kernel["process"].poll() is None
+
+
+def test_the_window_refuses_a_missing_or_keyless_connection_file_before_it_opens(tmp_path: Path) -> None:
+    done = cli(tmp_path, "--existing", str(tmp_path / "gone.json"), env=cli_env(tmp_path, JUPYTER_RUNTIME_DIR=str(tmp_path)))
+    assert done.returncode == 2 and "No connection file" in _one_sentence(done.stderr)
+    keyless = tmp_path / "kernel-nokey.json"
+    keyless.write_text(json.dumps({**{p: 40000 + i for i, p in enumerate(PORTS)}, "transport": "tcp", "key": ""}))
+    done = cli(tmp_path, "--existing", str(keyless))
+    assert done.returncode == 2 and "has no key" in _one_sentence(done.stderr)
