@@ -189,7 +189,7 @@ def inspect_target(options: argparse.Namespace) -> int:
                "hints": report.contract_hints((result.get("hints") or []) + (result.get("warnings") or []))}
     if failed and payload["error"] is None:
         payload["error"] = {"type": "Error", "message": "the script raised an exception", "line": None,
-                            "title": "The script failed", "explanation": "", "fix": None}
+                            "title": "The script failed", "explanation": "", "fix": None, "frames": []}
     if options.json:
         print(json.dumps(payload))
     else:

@@ -51,3 +51,12 @@ def test_an_error_at_the_top_level_has_one_frame(tmp_path: Path) -> None:
     error = json.loads(cli(tmp_path, "inspect", str(script), "--json").stdout)["error"]
     assert [(f["function"], f["line"]) for f in error["frames"]] == [("<module>", 2)]
     assert [v["name"] for v in error["frames"][0]["variables"]] == ["a"]
+
+
+def test_every_error_object_has_frames_even_the_ones_the_cli_writes(tmp_path: Path) -> None:
+    missing = json.loads(cli(tmp_path, "inspect", str(tmp_path / "none.npy"), "--json").stdout)["error"]
+    assert missing["frames"] == []
+    script = tmp_path / "loop.py"
+    script.write_text("while True:\n    pass\n")
+    timed_out = json.loads(cli(tmp_path, "inspect", str(script), "--json", "--timeout", "8").stdout)["error"]
+    assert timed_out["type"] == "Timeout" and timed_out["frames"] == []
