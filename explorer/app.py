@@ -44,15 +44,17 @@ def create_window(options: argparse.Namespace | None = None):
     from explorer.kernel.session import KernelSession
     from explorer.ui.app_state import AppState
     from explorer.ui.i18n import default_language
+    from explorer.ui.kernel_extras import install as install_kernel_extras
     from explorer.ui.window.main_window import MainWindow
 
     lang = getattr(options, "lang", None) or default_language()
     state = AppState(lang)
     state.set_language(lang, remember=False)  # installs the translators before any widget exists
-    session = KernelSession(cwd=os.getcwd())
+    session = KernelSession(cwd=os.getcwd(), connection=getattr(options, "connection", None))
     session.set_language(lang)  # every handshake carries it: a restarted kernel speaks it too
     state.language_changed.connect(session.set_language)
     window = MainWindow(session, state, icon=app_icon())
+    window.kernel_extras = install_kernel_extras(window)  # frames, Continue (F8), input(), attached kernels
     window.retranslate()
 
     def start_kernel() -> None:

@@ -11,6 +11,13 @@ Wire format (the ``data`` of a comm message)::
     reply    {"type": "reply", "id": 7, "ok": true, "result": {...}}
              {"type": "reply", "id": 7, "ok": false, "error": {"type": "ValueError", "message": "..."}}
 
+The kernel also sends **events** on the comm, unasked: ``{"type": "event", "event":
+"paused" | "resumed", "data": {...}}`` (:func:`parse_event`). While user code is
+paused in ``breakpoint()`` the kernel's shell channel is blocked, so the client
+that ran the code sends its requests as the answers to the kernel's input
+requests whose prompt is :data:`PAUSE_PROMPT` (stdin channel); the replies still
+come on the comm.
+
 Binary data (pixels, value blocks, histogram counts) travels in the comm
 message's ``buffers``; inside ``result`` it is replaced by ``{"$buffer": i}``
 (:func:`split_buffers` / :func:`join_buffers`). The first request of every
@@ -31,11 +38,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypedDict, TypeVar
 
 #: Bumped whenever a message or a field changes meaning.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 #: The Jupyter comm target the kernel extension registers.
 COMM_TARGET = "tensor_explorer"
 #: The import name of the IPython extension (``%load_ext explorer``).
 EXTENSION = "explorer"
+#: The prompt of the kernel's input request that reads one request while code is paused.
+#: Record separators around a name no program prints, so a user's ``input()`` prompt cannot pass for it.
+PAUSE_PROMPT = "\x1etensor-explorer:paused\x1e"
 
 R = TypeVar("R")
 
@@ -113,7 +123,46 @@ class Card(TypedDict, total=False):
     explanation: str
     fix: str | None
     variables: list[dict]
-    frames: list[dict]
+    frames: list[FrameInfo]
+
+
+class FrameInfo(TypedDict, total=False):
+    """One frame of the user's code: of an error's traceback (outermost first) or of a paused run.
+
+    ``file`` is the script's path for the code that ran (when the window or the CLI named one),
+    a module's path for other files, null for code typed without a file; ``line`` counts in
+    ``file`` (in the submitted code when ``in_code``, as the card's ``line``). ``variables``
+    (the frame's locals as VARs) only when asked (``AfterRun.frame_variables``).
+    """
+
+    index: int
+    file: str | None
+    function: str
+    line: int | None
+    in_code: bool
+    variables: list[Var]
+
+
+class FrameReply(TypedDict):
+    """The scope a client now inspects: a frame (``frame``) or the namespace (``frame`` null), as a full snapshot."""
+
+    frame: FrameInfo | None
+    frames: list[FrameInfo]
+    snapshot: SnapshotReply
+
+
+class PausedEvent(TypedDict):
+    """Sent when ``breakpoint()`` paused the code: the stack (outermost first) and the index of the caller's frame."""
+
+    frames: list[FrameInfo]
+    selected: int
+
+
+class ResumedEvent(TypedDict):
+    """Sent when paused code goes on: ``stop`` (it was asked to stop), ``interrupted`` (its prompt was abandoned)."""
+
+    stop: bool
+    interrupted: bool
 
 
 class AfterRunReply(TypedDict):
@@ -265,12 +314,18 @@ class Request(Generic[R]):
 
 @dataclass(frozen=True)
 class Hello(Request[HelloReply]):
-    """Handshake, first on every comm; also sets the language. Reply: :class:`HelloReply`."""
+    """Handshake, first on every comm; also sets the language. Reply: :class:`HelloReply`.
+
+    ``pause`` says the client answers :data:`PAUSE_PROMPT` input requests for the code it runs
+    (with ``allow_stdin``): ``breakpoint()`` in that code then pauses for it. Without it the
+    kernel's own ``breakpoint()`` (pdb) runs for that code when it allows stdin, else nothing.
+    """
 
     method: ClassVar[str] = "hello"
     protocol: int = PROTOCOL_VERSION
     package: str = ""
     language: str = "en"
+    pause: bool = False
 
 
 @dataclass(frozen=True)
@@ -280,7 +335,9 @@ class AfterRun(Request[AfterRunReply]):
     ``code`` is the code that ran (to tell which names it wrote); ``failed``
     whether it raised; ``overlaps`` False leaves each VAR's ``overlaps`` null
     (memory groups only, the window asks per selection); ``exact_overlaps``
-    checks every pair exactly (the CLI).
+    checks every pair exactly (the CLI). A failed run's card lists the user frames of the
+    traceback (``frames``, see :class:`FrameInfo`); ``frame_variables`` adds each frame's
+    locals as VARs (the CLI's ``error.frames``; the window asks per frame with :class:`SelectFrame`).
     """
 
     method: ClassVar[str] = "after_run"
@@ -289,6 +346,7 @@ class AfterRun(Request[AfterRunReply]):
     overlaps: bool = True
     exact_overlaps: bool = False
     delta: bool = False
+    frame_variables: bool = False
 
 
 @dataclass(frozen=True)
@@ -299,6 +357,33 @@ class Snapshot(Request[SnapshotReply]):
     code: str = ""
     overlaps: bool = True
     exact_overlaps: bool = False
+
+
+@dataclass(frozen=True)
+class SelectFrame(Request[FrameReply]):
+    """Inspect frame ``index`` of the last error's traceback or of the paused run (None: the namespace). Reply: :class:`FrameReply`.
+
+    The choice is this client's: every later name-based request on the comm (``Image``,
+    ``Values``, ``Overlaps``, ``MemoryMap``, ``Graph``, ``StatsStart``, ``Render``,
+    ``Snapshot``) reads that frame's locals. The frames live until the next run starts (or
+    the paused code goes on); then the client is back on the namespace.
+    """
+
+    method: ClassVar[str] = "select_frame"
+    index: int | None = None
+    overlaps: bool = True
+    exact_overlaps: bool = False
+
+
+@dataclass(frozen=True)
+class Resume(Request[dict]):
+    """Let paused code go on (``stop``: raise KeyboardInterrupt where it paused). Reply: ``{"stop"}``.
+
+    Only meaningful as the answer to a :data:`PAUSE_PROMPT` input request; on the comm it is an error.
+    """
+
+    method: ClassVar[str] = "resume"
+    stop: bool = False
 
 
 @dataclass(frozen=True)
@@ -466,7 +551,7 @@ class WatchGradients(Request[dict]):
 REQUESTS: dict[str, type[Request[Any]]] = {
     cls.method: cls for cls in (
         Hello, AfterRun, Snapshot, Overlaps, SetLanguage, ScriptContext, Image, Render, Values,
-        MemoryMap, Graph, StatsStart, StatsPoll, StatsCancel, PrepareLoad, ClearError,
+        MemoryMap, Graph, StatsStart, StatsPoll, StatsCancel, PrepareLoad, ClearError, SelectFrame, Resume,
         StepCapture, StepCompare, SeedRandom, WatchGradients,
     )
 }
@@ -517,7 +602,9 @@ def parse_request(data: Any) -> tuple[int, Request[Any]]:
     params = data.get("params") or {}
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(params) - names)
-    if unknown:
+    if unknown and cls is Hello:  # a newer client's handshake still learns this kernel's versions
+        params = {k: v for k, v in params.items() if k in names}
+    elif unknown:
         raise ProtocolError(f"{cls.method} has no parameter {', '.join(unknown)}")
     return request_id, cls(**params)
 
@@ -532,6 +619,19 @@ def reply_message(request_id: int, result: Any = None, error: ErrorInfo | None =
     if error is not None:
         return {"type": "reply", "id": request_id, "ok": False, "error": dataclasses.asdict(error)}
     return {"type": "reply", "id": request_id, "ok": True, "result": result, "encoded": encoded}
+
+
+def event_message(event: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The comm data of an event the kernel sends unasked ("paused", "resumed")."""
+    return {"type": "event", "event": event, "data": data}
+
+
+def parse_event(data: Any) -> tuple[str, dict[str, Any]] | None:
+    """``(event, data)`` when comm *data* is an event, else None."""
+    if not isinstance(data, dict) or data.get("type") != "event" or not isinstance(data.get("event"), str):
+        return None
+    facts = data.get("data")
+    return data["event"], facts if isinstance(facts, dict) else {}
 
 
 def parse_reply(data: Any, buffers: list[bytes] | None = None) -> tuple[int, Reply[Any]]:

@@ -43,7 +43,7 @@ def fail(sentence: str, as_json: bool, kind: str = "UsageError") -> int:
     if as_json:
         error: dict[str, Any] = {
             "type": kind, "message": sentence, "line": None,
-            "title": sentence, "explanation": sentence, "fix": None,
+            "title": sentence, "explanation": sentence, "fix": None, "frames": [],
         }
         print(json.dumps({"variables": [], "error": error}))
     return 2

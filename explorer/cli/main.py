@@ -44,11 +44,21 @@ def _run_gui(args: list[str]) -> int:
     parser.add_argument("--lesson", help="open a built-in lesson by name")
     parser.add_argument("--install-desktop", action="store_true",
                         help="add Tensor Explorer to the desktop's application menu (under $XDG_DATA_HOME) and exit")
+    _add_attach(parser, "open the window on a running Jupyter kernel (a notebook's, jupyter console's); "
+                        "default: the newest in Jupyter's runtime folder. The kernel is never shut down by the app")
     options = parser.parse_args(args)
     if options.install_desktop:
         from explorer.cli.desktop import install_desktop
 
         return install_desktop()
+    options.connection = None
+    if options.existing is not None or options.ssh:
+        from explorer.kernel.connection import AttachError, resolve
+
+        try:
+            options.connection = resolve(options.existing, options.ssh, options.ssh_key)
+        except AttachError as exc:
+            return fail(str(exc), False)
     from explorer.app import run_app
 
     return run_app(options)
@@ -68,8 +78,10 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     parser = _Parser(prog="tensor-explorer")
     sub = parser.add_subparsers(dest="command", required=True)
     inspect = sub.add_parser("inspect", help="run a script or load a data file and list its variables")
-    inspect.add_argument("target")
+    inspect.add_argument("target", nargs="?", help="a .py script or a data file (not with --existing)")
     inspect.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_attach(inspect, "list the variables of a running Jupyter kernel instead of a TARGET (default: the "
+                         "newest in Jupyter's runtime folder); the kernel is left running")
     _add_common(inspect)
     render = sub.add_parser("render", help="draw a variable as the image canvas would, to a PNG")
     render.add_argument("target")
@@ -79,6 +91,14 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     render.add_argument("--json", action="store_true", help="print the layout facts as JSON")
     _add_common(render)
     return parser
+
+
+def _add_attach(parser: argparse.ArgumentParser, existing_help: str) -> None:
+    parser.add_argument("--existing", nargs="?", const="", metavar="CONNECTION_FILE", help=existing_help)
+    parser.add_argument("--ssh", metavar="USER@HOST[:PORT]",
+                        help="reach the kernel on another machine through SSH tunnels (key authentication; "
+                             "copy its connection file here first)")
+    parser.add_argument("--ssh-key", metavar="FILE", help="the private key for --ssh (default: ssh's own)")
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -111,6 +131,12 @@ def _run_command(args: list[str]) -> int:
     guard.install()  # before the heavy imports: Ctrl+C at any point is one line
     try:
         options = _command_parser(args[0]).parse_args(args)
+        if options.command == "inspect" and (options.existing is not None or options.ssh):
+            from explorer.cli.attach import inspect_existing
+
+            return inspect_existing(options)
+        if options.command == "inspect" and options.target is None:
+            raise UsageError("Wrong arguments: inspect needs a TARGET or --existing (see tensor-explorer inspect --help).")
         from explorer.cli.run import inspect_target, render_target
 
         return inspect_target(options) if options.command == "inspect" else render_target(options)

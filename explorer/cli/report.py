@@ -6,7 +6,7 @@ from typing import Any
 
 from explorer.cli.common import Budget, printable
 
-ERROR_KEYS = ("type", "message", "line", "title", "explanation", "fix")
+ERROR_KEYS = ("type", "message", "line", "title", "explanation", "fix", "frames")
 HINT_KEYS = ("line", "title", "explanation", "fix")
 
 
@@ -15,7 +15,9 @@ def contract_error(error: dict[str, Any] | None, script: str | None) -> dict[str
     if not error:
         return None
     error = _file_lines(error, script)
-    return {key: error.get(key) for key in ERROR_KEYS} | {k: v for k, v in error.items() if k not in ERROR_KEYS}
+    out = {key: error.get(key) for key in ERROR_KEYS} | {k: v for k, v in error.items() if k not in ERROR_KEYS}
+    out["frames"] = out["frames"] or []  # a card the CLI wrote itself (timeout, died) has no frames
+    return out
 
 
 def contract_hints(hints: list[dict[str, Any]] | None) -> list[dict[str, Any]]:

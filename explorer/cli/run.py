@@ -148,7 +148,7 @@ def _after_run(kernel: HeadlessKernel, code: str, outcome: dict[str, Any],
     the explainer gives it no card (the reply then carries the hints), and the run counts as a success.
     """
     failed = outcome["status"] == "error"
-    reply = _ask(kernel, protocol.AfterRun(code=code, failed=failed, exact_overlaps=True), budget)
+    reply = _ask(kernel, protocol.AfterRun(code=code, failed=failed, exact_overlaps=True, frame_variables=True), budget)
     if not reply.ok or reply.result is None:
         raise UsageError(f"the inspector failed: {reply.message}")
     result = dict(reply.result)
@@ -189,7 +189,7 @@ def inspect_target(options: argparse.Namespace) -> int:
                "hints": report.contract_hints((result.get("hints") or []) + (result.get("warnings") or []))}
     if failed and payload["error"] is None:
         payload["error"] = {"type": "Error", "message": "the script raised an exception", "line": None,
-                            "title": "The script failed", "explanation": "", "fix": None}
+                            "title": "The script failed", "explanation": "", "fix": None, "frames": []}
     if options.json:
         print(json.dumps(payload))
     else:

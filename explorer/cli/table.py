@@ -48,6 +48,14 @@ def _rows(variables: Iterable[dict[str, Any]], depth: int = 0) -> Iterable[list[
         yield from _rows(var.get("children") or [], depth + 1)
 
 
+def _frame_text(frame: dict[str, Any]) -> str:
+    """``f() line 12 (a, b)``: one call of the traceback and its local variables."""
+    names = ", ".join(str(v.get("name")) for v in frame.get("variables") or [])
+    function = frame.get("function")
+    where = f"{'top level' if function == '<module>' else str(function) + '()'} line {frame.get('line')}"
+    return f"{where} ({names})" if names else where
+
+
 def format_table(payload: dict[str, Any]) -> str:
     """Render the inspect payload (variables and error) as aligned text."""
     rows = [list(COLUMNS)] + list(_rows(payload.get("variables") or []))
@@ -61,5 +69,8 @@ def format_table(payload: dict[str, Any]) -> str:
         for key in ("title", "explanation", "fix"):
             if error.get(key):
                 lines.append(f"  {key}: {error[key]}")
+        frames = [f for f in error.get("frames") or [] if isinstance(f, dict)]
+        if len(frames) > 1:  # one frame is the script's top level: nothing more to say
+            lines.append("  frames: " + " -> ".join(_frame_text(f) for f in frames))
     # A script's own messages (and reprs it shaped) must not drive the terminal.
     return printable("\n".join(lines), keep_lines=True)

@@ -2,13 +2,17 @@
 
 It builds the ``comm_open`` and ``comm_msg`` messages a frontend sends on the
 shell channel, and reads the kernel's answers off IOPub: ``comm_msg`` replies
-to our comm, and a ``comm_close`` when the kernel has no such target (the
-extension is not loaded). Both the window's client and the CLI's use it.
+and events (code paused, resumed) on our comm, and a ``comm_close`` when the
+kernel has no such target (the extension is not loaded). While code is paused
+the shell channel is not read: a request then travels as the answer to the
+kernel's pause prompt (:meth:`CommChannel.encode`, sent with the client's ``input``).
+Both the window's client and the CLI's use it.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -21,11 +25,12 @@ LOAD_EXTENSION_CODE = f"get_ipython().extension_manager.load_extension({protocol
 
 @dataclass
 class Incoming:
-    """What one IOPub message means for our comm: a reply, or the comm closed."""
+    """What one IOPub message means for our comm: a reply, an event, or the comm closed."""
 
     closed: bool
     request_id: int | None = None
     reply: protocol.Reply[Any] | None = None
+    event: tuple[str, dict[str, Any]] | None = None
 
 
 class CommChannel:
@@ -50,6 +55,11 @@ class CommChannel:
         self._send("comm_msg", {"comm_id": self.comm_id, "data": protocol.request_message(request_id, request)})
         return request_id
 
+    def encode(self, request: protocol.Request[Any]) -> tuple[int, str]:
+        """``(id, text)``: one request as the answer to the kernel's pause prompt (the reply comes on the comm)."""
+        request_id = next(self._ids)
+        return request_id, json.dumps(protocol.request_message(request_id, request))
+
     def read(self, msg: dict[str, Any]) -> Incoming | None:
         """Interpret an IOPub message; None when it is not about our comm."""
         kind = msg.get("msg_type") or msg.get("header", {}).get("msg_type")
@@ -58,6 +68,9 @@ class CommChannel:
             return None
         if kind == "comm_close":
             return Incoming(closed=True)
+        event = protocol.parse_event(content.get("data"))
+        if event is not None:
+            return Incoming(closed=False, event=event)
         try:
             request_id, reply = protocol.parse_reply(content.get("data"), msg.get("buffers"))
         except protocol.ProtocolError:

@@ -6,6 +6,12 @@ A view passes ``valid`` (its selection generation check) so a reply that
 arrives after the user moved on is dropped here, in one place. Requests made
 before the kernel is ready wait for the handshake; when the kernel dies or
 restarts, every waiting callback gets an error reply, so no view waits forever.
+
+While the code we ran is paused in ``breakpoint()`` the kernel does not read the
+shell channel: requests then wait for the kernel's pause prompts on the stdin
+channel and go as their answers, one per prompt (see :mod:`explorer.core.agent.pause`);
+the replies come on the comm as always. Other input requests (the user's
+``input()``) are passed on as :attr:`ExplorerClient.input_requested`.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ class ExplorerClient(QObject):
     ready = Signal(object)  # the HelloReply
     #: (kind, facts): "version" {"kernel", "kernel_protocol", "app", "app_protocol"} | "missing" {"error"}
     problem = Signal(str, dict)
+    paused = Signal(object)  # protocol.PausedEvent: the code waits in breakpoint()
+    resumed = Signal(object)  # {"stop"}: it went on (or was stopped)
+    input_requested = Signal(str, bool)  # (prompt, password) of the user's input() in code we ran
 
     def __init__(self, kernel_client: Any = None, language: str = "en", parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -40,6 +49,14 @@ class ExplorerClient(QObject):
         self._waiting: list[tuple[protocol.Request[Any], Callback, Callable[[], bool] | None]] = []
         self._load_tried = False
         self._extension_load: str | None = None
+        self._paused = False
+        self._by_stdin: list[tuple[protocol.Request[Any], Callback, Callable[[], bool] | None]] = []
+        self._prompts = 0  # pause prompts the kernel is waiting on
+
+    @property
+    def is_paused(self) -> bool:
+        """The code we ran waits in ``breakpoint()`` (requests go through the pause prompts)."""
+        return self._paused
 
     @property
     def is_ready(self) -> bool:
@@ -55,9 +72,14 @@ class ExplorerClient(QObject):
         self.hello = None
         self._channel = CommChannel(self._kernel_client)
         self._channel.open()
-        self._send(protocol.Hello(package=__version__, language=self.language), self._on_hello_replied, None)
+        self._send(protocol.Hello(package=__version__, language=self.language, pause=True), self._on_hello_replied, None)
 
     def _on_hello_replied(self, reply: protocol.Reply[Any]) -> None:
+        if not reply.ok and reply.error is not None and reply.error.type == "ProtocolError":
+            # A kernel too old to read our handshake: say which release to install, as for any mismatch.
+            self.problem.emit("version", {"kernel": "?", "kernel_protocol": None, "app": __version__,
+                                          "app_protocol": protocol.PROTOCOL_VERSION})
+            return
         if not reply.ok or not isinstance(reply.result, dict):
             return  # a closed comm is handled in on_iopub; a dead kernel by fail_all
         if protocol.version_mismatch(reply.result, __version__):
@@ -106,8 +128,60 @@ class ExplorerClient(QObject):
 
     def _send(self, request: protocol.Request[Any], callback: Callback, valid: Callable[[], bool] | None) -> None:
         assert self._channel is not None
+        if self._paused:
+            self._by_stdin.append((request, callback, valid))
+            self._answer_prompts()
+            return
         request_id = self._channel.send(request)
         self._pending[request_id] = (callback, valid)
+
+    # -- paused code ------------------------------------------------------------------------
+    def resume(self, stop: bool = False) -> None:
+        """Let the paused code go on (``stop``: end it with KeyboardInterrupt there)."""
+        if not self._paused:
+            return
+        self._send(protocol.Resume(stop=stop), lambda _reply: None, None)
+        self._paused = False  # later requests wait in the shell queue until the run ends
+
+    def leave(self) -> None:
+        """Before we close: let paused code go on (nobody would answer it) and close our comm."""
+        if self._paused:
+            self.resume(stop=False)
+        if self._channel is not None:
+            self._channel.close()
+
+    def on_stdin(self, msg: dict) -> None:
+        """An input request for code we ran: a pause prompt takes our next request, anything else is the user's."""
+        if msg.get("msg_type") != "input_request":
+            return
+        content = msg.get("content") or {}
+        if content.get("prompt") == protocol.PAUSE_PROMPT:
+            self._prompts += 1
+            self._answer_prompts()
+        else:
+            self.input_requested.emit(str(content.get("prompt", "")), bool(content.get("password")))
+
+    def answer_input(self, text: str) -> None:
+        """Answer the user's ``input()``."""
+        self._kernel_client.input(text)
+
+    def _answer_prompts(self) -> None:
+        while self._prompts and self._by_stdin and self._channel is not None:
+            request, callback, valid = self._by_stdin.pop(0)
+            request_id, text = self._channel.encode(request)
+            self._pending[request_id] = (callback, valid)
+            self._prompts -= 1
+            self._kernel_client.input(text)
+
+    def _on_event(self, name: str, data: dict) -> None:
+        if name == "paused":
+            self._paused = True
+            self.paused.emit(data)
+        elif name == "resumed":
+            self._paused = False
+            if data.get("interrupted"):  # the prompt we held was abandoned
+                self._prompts = 0
+            self.resumed.emit(data)
 
     def on_iopub(self, msg: dict) -> None:
         """Feed every IOPub message here; ours are taken, the rest ignored."""
@@ -118,6 +192,9 @@ class ExplorerClient(QObject):
             return
         if incoming.closed:
             self._on_comm_closed()
+            return
+        if incoming.event is not None:
+            self._on_event(*incoming.event)
             return
         entry = self._pending.pop(incoming.request_id, None) if incoming.request_id is not None else None
         if entry is None or incoming.reply is None:
@@ -137,9 +214,10 @@ class ExplorerClient(QObject):
 
     def fail_all(self, why: str, include_waiting: bool = True) -> None:
         """Answer pending (and waiting) requests with an error: the kernel died or restarted, the comm closed."""
-        pending = list(self._pending.values())
+        pending = list(self._pending.values()) + [(callback, valid) for _, callback, valid in self._by_stdin]
         waiting = [(callback, valid) for _, callback, valid in self._waiting] if include_waiting else []
         self._pending = {}
+        self._by_stdin, self._prompts, self._paused = [], 0, False
         if include_waiting:
             self._waiting = []
         reply = _error("KernelGone", why)

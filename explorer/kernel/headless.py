@@ -48,6 +48,20 @@ class ExtensionError(RuntimeError):
     """The kernel has no (or another version of the) explorer extension; the message says what to do."""
 
 
+def missing_sentence(error: str) -> str:
+    """What the window's banner says when a kernel cannot load the extension (one sentence)."""
+    return (f"the kernel cannot load the tensor-explorer extension ({error.strip(': ') or 'no answer'}); run "
+            "`pip install tensor-explorer` in the kernel's environment and restart it")
+
+
+def version_sentence(hello: dict[str, Any]) -> str | None:
+    """What the window's banner says when the kernel runs another release (None when it is this one)."""
+    if not protocol.version_mismatch(hello, __version__):  # type: ignore[arg-type]
+        return None
+    return (f"the kernel has tensor-explorer {hello.get('package')}, this command {__version__}: its answers may "
+            f"be wrong; run `pip install tensor-explorer=={__version__}` in the kernel's environment and restart it")
+
+
 def shutdown_all() -> None:
     """Shut down every headless kernel of this process that is still running."""
     while _RUNNING:
@@ -71,6 +85,7 @@ class HeadlessKernel:
         _RUNNING.append(self)  # first: a signal during the start still finds this kernel
         self._runtime: str | None = None
         self._replies: dict[int, protocol.Reply[Any]] = {}
+        self.events: list[tuple[str, dict[str, Any]]] = []  # the kernel's events, oldest first
         self._closed = False
         self.client: Any = None
         try:
@@ -112,11 +127,13 @@ class HeadlessKernel:
             if not self._closed or attempt:
                 raise ExtensionError(f"the kernel's explorer extension did not answer: {reply.message}")
             self.channel = CommChannel(self.client)
+            # The hook keeps the kernel's traceback of a failed import off our terminal: the sentence says it.
             outcome = self.client.execute_interactive(LOAD_EXTENSION_CODE, silent=True, store_history=False,
-                                                      timeout=max(deadline - time.monotonic(), 0.01))
-            if outcome["content"].get("status") != "ok":
-                raise ExtensionError("this kernel cannot import tensor-explorer; run `pip install tensor-explorer` "
-                                     "in the kernel's environment")
+                                                      timeout=max(deadline - time.monotonic(), 0.01),
+                                                      output_hook=lambda _msg: None)
+            content = outcome["content"]
+            if content.get("status") != "ok":
+                raise ExtensionError(missing_sentence(f"{content.get('ename', '')}: {content.get('evalue', '')}"))
         raise ExtensionError("the kernel's explorer extension did not answer")
 
     # -- asking -------------------------------------------------------------------------
@@ -131,7 +148,7 @@ class HeadlessKernel:
             if time.monotonic() > deadline:
                 return protocol.Reply(False, error=protocol.ErrorInfo(
                     "Timeout", f"no answer to {request.method!r} within {max(timeout, 0):g} s"))
-            if not self.manager.is_alive():
+            if not self.is_alive():
                 raise KernelDiedError("the kernel died while answering a request")
             self._pump(min(0.2, max(deadline - time.monotonic(), 0.01)))
         return protocol.unpacked(self._replies.pop(request_id))
@@ -147,6 +164,8 @@ class HeadlessKernel:
             return msg
         if incoming.closed:
             self._closed = True
+        elif incoming.event is not None:
+            self.events.append(incoming.event)
         elif incoming.request_id is not None and incoming.reply is not None:
             self._replies[incoming.request_id] = incoming.reply
         return None
@@ -165,14 +184,14 @@ class HeadlessKernel:
         deadline = None if timeout is None else time.monotonic() + timeout
         interrupted = False
         while True:
-            if not self.manager.is_alive():
+            if not self.is_alive():
                 raise KernelDiedError("the kernel died while running the code")
             # Checked on every message, so a script printing without pause still times out.
             if deadline is not None and time.monotonic() > deadline:
                 if interrupted:
                     self.kill()
                     raise KernelKilledError(f"the code ignored the interrupt for {stop_grace:g} s")
-                self.manager.interrupt_kernel()
+                self.interrupt()
                 interrupted, deadline = True, time.monotonic() + stop_grace
             msg = self._pump(0.2)
             if msg is None or msg["parent_header"].get("msg_id") != msg_id:
@@ -184,6 +203,13 @@ class HeadlessKernel:
                 break
         failed = any(o["type"] == "error" for o in outputs)
         return {"status": "error" if failed else "ok", "outputs": outputs, "interrupted": interrupted}
+
+    def is_alive(self) -> bool:
+        return bool(self.manager.is_alive())
+
+    def interrupt(self) -> None:
+        """KeyboardInterrupt in the running code."""
+        self.manager.interrupt_kernel()
 
     # -- ending ---------------------------------------------------------------------------
     def kill(self) -> None:

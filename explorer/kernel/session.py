@@ -4,11 +4,15 @@ One kernel process, two clients: the console's, and ours. Ours runs the
 editor's code (the console shows it as input from another client), watches
 every execution on IOPub (so code typed in the console updates the inspector
 too), and owns the explorer comm (:class:`~explorer.kernel.client.ExplorerClient`).
+
+With ``connection`` (``tensor-explorer --existing``) the session attaches to a kernel someone
+else started (a notebook's, ``jupyter console``'s, one on a GPU server through SSH tunnels):
+it is never shut down or restarted by us, Stop is Jupyter's ``interrupt_request``, and a
+silent heartbeat is reported as :attr:`KernelSession.connection_lost`.
 """
 
 from __future__ import annotations
 
-import logging
 import shutil
 import threading
 from typing import Any, Callable, TypeVar
@@ -21,10 +25,13 @@ from traitlets.config import Config
 from explorer import protocol
 from explorer.kernel.client import ExplorerClient
 from explorer.kernel.launch import configure_manager, kernel_env
+from explorer.kernel.qt_clients import attached_client, quiet_comm_manager, wait_for
 
 R = TypeVar("R")
 #: How often the kernel is pinged until IOPub delivers (ZMQ's slow joiner drops early messages).
 IOPUB_PING_MS = 50
+#: Milliseconds an attached kernel gets, when we quit, to read that paused code goes on and our comm closed.
+LEAVE_WAIT_MS = 2000
 
 
 class KernelSession(QObject):
@@ -42,22 +49,34 @@ class KernelSession(QObject):
     kernel_restarted = Signal()
     ready = Signal(object)  # the kernel's HelloReply, after every start and restart
     problem = Signal(str, dict)  # see ExplorerClient.problem
+    paused = Signal(object)  # protocol.PausedEvent: code we ran waits in breakpoint()
+    resumed = Signal(object)  # protocol.ResumedEvent
+    input_requested = Signal(str, bool)  # (prompt, password): the user's input() in code we ran
+    connection_lost = Signal()  # an attached kernel stopped answering its heartbeat
 
-    def __init__(self, cwd: str | None = None, parent: QObject | None = None) -> None:
+    def __init__(self, cwd: str | None = None, parent: QObject | None = None,
+                 connection: dict[str, Any] | None = None) -> None:
         super().__init__(parent)
         self._cwd = cwd
-        config = Config()
-        config.KernelRestarter.time_to_dead = 0.5  # notice a dead kernel within half a second
-        config.KernelRestarter.restart_limit = 1000
-        self.manager = QtKernelManager(config=config)
-        self.manager.autorestart = True
-        self._runtime = configure_manager(self.manager)
+        self.connection = connection
+        self.manager: Any = None
+        self._runtime: str | None = None
+        if connection is None:
+            config = Config()
+            config.KernelRestarter.time_to_dead = 0.5  # notice a dead kernel within half a second
+            config.KernelRestarter.restart_limit = 1000
+            self.manager = QtKernelManager(config=config)
+            self.manager.autorestart = True
+            self._runtime = configure_manager(self.manager)
         self.kernel_client: Any = None
-        self._other_clients: list[Any] = []
+        self._console_clients: list[Any] = []  # stopped with ours: a heartbeat must not outlive its widget
         # Exists before the kernel: requests made meanwhile (files named at start) wait for the handshake.
         self.client = ExplorerClient(None, "en", self)
         self.client.ready.connect(self._on_client_ready)
         self.client.problem.connect(self.problem)
+        self.client.paused.connect(self.paused)
+        self.client.resumed.connect(self.resumed)
+        self.client.input_requested.connect(self.input_requested)
         self._runs: dict[str, dict[str, Any]] = {}
         self._mine: set[str] = set()
         self._status = "starting"
@@ -73,18 +92,31 @@ class KernelSession(QObject):
     def is_ready(self) -> bool:
         return self.client.is_ready
 
+    @property
+    def owns_kernel(self) -> bool:
+        """False for a kernel we attached to: we never restart or shut it down."""
+        return self.connection is None
+
+    @property
+    def is_paused(self) -> bool:
+        return self.client.is_paused
+
     def start(self) -> None:
-        """Start the kernel process and our client; returns at once (the kernel boots behind)."""
+        """Start the kernel process (or reach the running one) and our client; returns at once."""
         self._set_status("starting")
-        self.manager.start_kernel(env=kernel_env(), cwd=self._cwd)
-        self.manager.add_restart_callback(self._on_manager_restarting, "restart")
-        self.manager.add_restart_callback(self._on_manager_dead, "dead")
-        self.manager.kernel_restarted.connect(self._on_manager_kernel_restarted)
+        if self.manager is not None:
+            self.manager.start_kernel(env=kernel_env(), cwd=self._cwd)
+            self.manager.add_restart_callback(self._on_manager_restarting, "restart")
+            self.manager.add_restart_callback(self._on_manager_dead, "dead")
+            self.manager.kernel_restarted.connect(self._on_manager_kernel_restarted)
         self.kernel_client = self._new_client()
         self.kernel_client.start_channels()
-        _quiet_comm_manager(self.kernel_client)
+        quiet_comm_manager(self.kernel_client)
         self.kernel_client.iopub_channel.message_received.connect(self._on_iopub_message_received)
         self.kernel_client.shell_channel.message_received.connect(self._on_shell_message_received)
+        self.kernel_client.stdin_channel.message_received.connect(self.client.on_stdin)
+        if self.manager is None:
+            self.kernel_client.hb_channel.kernel_died.connect(self._on_heartbeat_failed)
         self.client.attach(self.kernel_client)
         self._connect_when_iopub_flows()
 
@@ -92,53 +124,86 @@ class KernelSession(QObject):
         """A second client for the console widget on the same kernel."""
         client = self._new_client()
         client.start_channels()
-        _quiet_comm_manager(client)
-        self._other_clients.append(client)  # stopped with ours: its heartbeat thread must not outlive it
+        quiet_comm_manager(client)
+        self._console_clients.append(client)
         return client
 
     def _new_client(self) -> Any:
         """A client with its own Session: ZMQ routes replies by session identity, so two
         clients sharing the manager's Session would steal each other's replies."""
+        if self.manager is None:
+            return attached_client(self.connection or {})
         own = self.manager.session
         client = self.manager.client(session=Session(key=own.key, signature_scheme=own.signature_scheme,
                                                      username=own.username))
         return client
 
     def shutdown(self, wait: bool = True) -> threading.Thread | None:
-        """Stop the kernel process and our clients (on quit).
+        """Stop the kernel process and our clients (on quit); an attached kernel is left running.
 
         Stopping a client's channels joins its I/O threads (about half a second each),
         so the app quits with ``wait=False``: the window is gone at once and a worker
         thread finishes the work (the interpreter waits for it before the process ends).
         """
-        clients = [c for c in [self.kernel_client, *self._other_clients] if c is not None]
-        self._other_clients = []
+        if self.kernel_client is not None and self.manager is None:
+            self._leave()  # paused code goes on, our comm is closed: the kernel stays as we found it
+        clients = [c for c in [self.kernel_client, *self._console_clients] if c is not None]
+        self._console_clients = []
         self._set_status("dead")
+        manager, runtime = self.manager, self._runtime
 
         def finish() -> None:
             for client in clients:
                 client.stop_channels()
-            if self.manager.has_kernel:
-                self.manager.shutdown_kernel(now=True)
-            self.manager.cleanup_resources()
-            shutil.rmtree(self._runtime, ignore_errors=True)
+            if manager is not None:
+                if manager.has_kernel:
+                    manager.shutdown_kernel(now=True)
+                manager.cleanup_resources()
+                shutil.rmtree(runtime or "", ignore_errors=True)
 
         if wait:
             finish()
             return None
-        if self.manager.has_kernel:
-            self.manager.stop_restarter()  # its QTimer belongs to this thread, not the worker's
+        if manager is not None and manager.has_kernel:
+            manager.stop_restarter()  # its QTimer belongs to this thread, not the worker's
         worker = threading.Thread(target=finish, name="te-kernel-shutdown")
         worker.start()
         return worker
 
+    def _leave(self) -> None:
+        """Let paused code go on and close our comm, waiting (briefly) until the kernel has them:
+        closing the channels drops what they have not sent yet."""
+        if self.client.is_paused:
+            wait_for(self.resumed, lambda: self.client.resume(stop=False), LEAVE_WAIT_MS)
+
+        def close_and_ping() -> None:
+            self.client.leave()
+            self.kernel_client.kernel_info()  # answered once the kernel has read the comm_close
+
+        wait_for(self.kernel_client.shell_channel.message_received, close_and_ping, LEAVE_WAIT_MS)
+
     def interrupt(self) -> None:
-        """Stop running code (KeyboardInterrupt in the kernel)."""
-        if self.manager.has_kernel:
+        """Stop running code (KeyboardInterrupt in the kernel); paused code is stopped where it waits."""
+        if self.client.is_paused:
+            self.client.resume(stop=True)
+        elif self.manager is None:
+            if self.kernel_client is not None:
+                self.kernel_client.control_channel.send(self.kernel_client.session.msg("interrupt_request", {}))
+        elif self.manager.has_kernel:
             self.manager.interrupt_kernel()
 
+    def resume(self) -> None:
+        """Let code paused in ``breakpoint()`` go on."""
+        self.client.resume(stop=False)
+
+    def answer_input(self, text: str) -> None:
+        """Answer the user's ``input()`` (see :attr:`input_requested`)."""
+        self.client.answer_input(text)
+
     def restart(self) -> None:
-        """Restart the kernel process: the namespace is lost, the editor is not."""
+        """Restart the kernel process: the namespace is lost, the editor is not. Never an attached kernel."""
+        if self.manager is None:
+            return
         self._set_status("restarting")
         self._forget_runs("the kernel restarted")
         self.manager.restart_kernel(now=True)
@@ -147,7 +212,8 @@ class KernelSession(QObject):
     # -- running code and asking --------------------------------------------------------------
     def execute(self, code: str) -> str:
         """Run *code* visibly (the console shows it); returns the execution's message id."""
-        msg_id = self.kernel_client.execute(code, store_history=True, allow_stdin=False)
+        # stdin allowed: breakpoint() pauses for us and the user's input() is asked in a dialog
+        msg_id = self.kernel_client.execute(code, store_history=True, allow_stdin=True)
         self._mine.add(msg_id)
         return msg_id
 
@@ -235,6 +301,14 @@ class KernelSession(QObject):
         self._set_status("dead")
         self.kernel_died.emit("The kernel died and could not be restarted.")
 
+    def _on_heartbeat_failed(self, _since: float) -> None:
+        """An attached kernel stopped answering (its process ended, or the network or tunnel went)."""
+        if self._status == "dead":
+            return
+        self._forget_runs("the kernel stopped answering")
+        self._set_status("dead")
+        self.connection_lost.emit()
+
     def _on_manager_kernel_restarted(self) -> None:
         self._after_restart()
 
@@ -248,13 +322,3 @@ class KernelSession(QObject):
         self.client.forget_kernel()
         self.kernel_restarted.emit()
         self._connect_when_iopub_flows()
-
-
-def _quiet_comm_manager(client: Any) -> None:
-    """qtconsole gives every Qt kernel client a comm manager that sees our comm's traffic on
-    IOPub and logs "No such comm" for each message (it knows only its own comms): quiet it."""
-    manager = getattr(client, "comm_manager", None)
-    if manager is not None:
-        quiet = logging.getLogger("tensor_explorer.foreign_comms")
-        quiet.setLevel(logging.ERROR)
-        manager.log = quiet

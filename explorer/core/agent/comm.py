@@ -19,16 +19,25 @@ from explorer.core.agent.handlers import HANDLERS, Agent, ClientState
 from explorer.core.summary.guard import inspecting
 
 #: Replies that never hold bytes or NaN (they are large: do not walk them).
-_PLAIN_JSON = (protocol.AfterRun, protocol.Snapshot)
+_PLAIN_JSON = (protocol.AfterRun, protocol.Snapshot, protocol.SelectFrame)
 
 
 class CommEndpoint:
     """Answers the requests arriving on one comm (one window or one CLI run)."""
 
-    def __init__(self, agent: Agent, send: Callable[[dict, list], None]) -> None:
+    def __init__(self, agent: Agent, send: Callable[[dict, list], None], session: str | None = None) -> None:
         self.agent = agent
         self.client = ClientState()
+        self.session = session  # the Jupyter session of the client that opened the comm
         self._send = send
+
+    def notify(self, name: str, data: dict[str, Any]) -> None:
+        """Tell the client something it did not ask (code paused, resumed)."""
+        self._send(protocol.event_message(name, data), [])
+
+    def reply(self, request_id: int, result: Any) -> None:
+        """Answer a request that was handled outside the handler table (the pause loop's Resume)."""
+        self._reply(request_id, None, result=result)
 
     def on_message(self, data: Any) -> None:
         """Handle one comm message's data (called by ipykernel on the main thread).

@@ -15,6 +15,7 @@ from typing import Any
 from explorer import protocol
 from explorer.core.agent.comm import CommEndpoint
 from explorer.core.agent.handlers import Agent
+from explorer.core.agent.pause import PauseHook
 from explorer.core.summary.guard import inspecting
 
 #: Warnings kept per run (a loop that warns a million times must not fill the kernel's memory).
@@ -38,6 +39,7 @@ class Extension:
         self.endpoints: dict[str, CommEndpoint] = {}
         self._original_showwarning = warnings.showwarning
         self._cell: str | None = None
+        self.pause_hook: PauseHook | None = None
 
     # -- comm -------------------------------------------------------------------------
     def register(self) -> None:
@@ -45,6 +47,10 @@ class Extension:
         manager.register_target(protocol.COMM_TARGET, self._on_comm_opened)
         self.shell.events.register("pre_run_cell", self._on_pre_run_cell)
         warnings.showwarning = self._showwarning
+        kernel = getattr(self.shell, "kernel", None)
+        if kernel is not None and hasattr(kernel, "raw_input"):
+            self.pause_hook = PauseHook(kernel, self.agent, lambda: list(self.endpoints.values()), sys.breakpointhook)
+            sys.breakpointhook = self.pause_hook
 
     def unregister(self) -> None:
         manager = self.shell.kernel.comm_manager
@@ -55,12 +61,16 @@ class Extension:
             pass
         if warnings.showwarning == self._showwarning:
             warnings.showwarning = self._original_showwarning
+        if self.pause_hook is not None and sys.breakpointhook is self.pause_hook:
+            sys.breakpointhook = self.pause_hook.previous
 
-    def _on_comm_opened(self, comm: Any, _open_msg: dict) -> None:
+    def _on_comm_opened(self, comm: Any, open_msg: dict) -> None:
         def send(data: dict, buffers: list) -> None:
             comm.send(data, buffers=buffers or None)
 
-        endpoint = CommEndpoint(self.agent, send)
+        header = open_msg.get("header") if isinstance(open_msg, dict) else None
+        session = header.get("session") if isinstance(header, dict) else None
+        endpoint = CommEndpoint(self.agent, send, session)
         self.endpoints[comm.comm_id] = endpoint
         comm.on_msg(lambda msg: endpoint.on_message(msg["content"]["data"]) if _has_data(msg) else None)
         comm.on_close(lambda _msg: self.endpoints.pop(comm.comm_id, None))
@@ -69,6 +79,7 @@ class Extension:
     def _on_pre_run_cell(self, info: Any = None) -> None:
         self.agent.warnings = []
         self._cell = getattr(info, "raw_cell", None)
+        self.agent.new_run(self._cell)
 
     def _showwarning(self, message: Any, category: type, filename: str, lineno: int,
                      file: Any = None, line: str | None = None) -> None:

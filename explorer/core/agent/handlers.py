@@ -15,11 +15,13 @@ from typing import Any, Callable
 
 from explorer import protocol
 from explorer.core import i18n
+from explorer.core.agent.frames import FrameChoice, FrameStack, frame_namespace, traceback_frames
+from explorer.core.i18n import _
 from explorer.core.resolve import resolve
 
 
 class ClientState:
-    """What the kernel remembers per client (comm): the last snapshot sent and the change tracker."""
+    """What the kernel remembers per client (comm): the last snapshot sent, the change tracker, the chosen frame."""
 
     def __init__(self) -> None:
         from explorer.core.graph.grad_changes import GradChanges
@@ -33,6 +35,9 @@ class ClientState:
         self.grads = GradChanges()
         self.copy_hints = CopyHints()
         self.steps = StepMemory()
+        self.frame: FrameChoice | None = None  # None: the namespace
+        self.last_changes: dict[str, Any] = {}  # of the last run, to show again when the client leaves a frame
+        self.pause = False  # the client answers PAUSE_PROMPT input requests (Hello.pause)
 
 
 class Agent:
@@ -55,7 +60,10 @@ class Agent:
         self._hidden = hidden
         self.code_filenames = code_filenames
         self.warnings: list[dict[str, Any]] = []  # recorded by the extension during the last run
-        self._script_dir: str | None = None
+        self.frames = FrameStack()  # the last error's or the paused run's; emptied when a run starts
+        self.code: str | None = None  # the cell running now (for the lines of a paused run's frames)
+        self.script_dir: str | None = None
+        self.script: str | None = None  # the file the code runs as (ScriptContext), for the frames' ``file``
         self._jobs: dict[int, Any] = {}
         self._next_job = 1
 
@@ -65,14 +73,30 @@ class Agent:
         hidden = self._hidden()
         return {k: v for k, v in self._namespace().items() if k not in hidden}
 
-    def value(self, name: str) -> Any:
-        return resolve(self.user_namespace(), name)
+    def scope(self, client: ClientState | None) -> dict[str, Any]:
+        """The variables *client* inspects: its chosen frame's locals, else the namespace."""
+        frame = self.frames.frame(client.frame) if client is not None else None
+        if frame is None:
+            return self.user_namespace()
+        return frame_namespace(frame, self.user_namespace, self._namespace())
+
+    def in_frame(self, client: ClientState) -> bool:
+        return self.frames.frame(client.frame) is not None
+
+    def value(self, name: str, client: ClientState | None = None) -> Any:
+        return resolve(self.scope(client), name)
+
+    def new_run(self, code: str | None) -> None:
+        """A run starts: the frames of the last one are let go (each client is back on the namespace)."""
+        self.frames.clear()
+        self.code = code
 
     # -- handlers ---------------------------------------------------------------------
     def hello(self, req: protocol.Hello, client: ClientState) -> dict:
         from explorer import __version__
 
         client.delta.reset()
+        client.pause = bool(req.pause)
         i18n.set_language(req.language)
         return {"protocol": protocol.PROTOCOL_VERSION, "package": __version__,
                 "python": sys.version.split()[0], "pid": os.getpid(), "language": i18n.language()}
@@ -81,12 +105,17 @@ class Agent:
         """Summaries of every user variable, memory facts and what changed since this client's last snapshot."""
         from explorer.core.snapshot.build import build_snapshot
 
-        ns = self.user_namespace()
+        ns = self.scope(client)
         snap = build_snapshot(ns, exact_overlaps=req.exact_overlaps, overlaps=req.overlaps)
         variables = snap.pop("variables")
-        client.copy_hints.update(req.code, ns, variables)
-        snap["changes"] = client.tracker.update(ns, variables, req.code)
-        client.grads.update(ns, variables, snap["changes"])  # a .grad filled, added to or zeroed is a change too
+        if self.in_frame(client):  # a frame's locals: no run changed them, no copy to hint at
+            snap["changes"] = {}
+        elif isinstance(req, protocol.SelectFrame):  # back on the namespace: the last run's changes again
+            snap["changes"] = client.last_changes
+        else:
+            client.copy_hints.update(req.code, ns, variables)
+            snap["changes"] = client.last_changes = client.tracker.update(ns, variables, req.code)
+            client.grads.update(ns, variables, snap["changes"])  # a .grad filled, added to or zeroed is a change too
         snap.update(client.delta.make(variables, delta=getattr(req, "delta", False)))
         torch = sys.modules.get("torch")
         snap["torch_version"] = str(getattr(torch, "__version__", "")) or None if torch else None
@@ -100,6 +129,9 @@ class Agent:
         """Everything the window needs after one execution; each part fails on its own."""
         out: dict[str, Any] = {"snapshot": self.snapshot(req, client)}
         out["error"] = _guarded(self._explain_error, req.code) if req.failed else None
+        if isinstance(out["error"], dict) and not out["error"].get("internal"):
+            frames = _guarded(self._error_frames, req)
+            out["error"]["frames"] = frames if isinstance(frames, list) else []
         # A run that failed without a card ended with a clean sys.exit(): it gets hints like any success.
         hints = [] if out["error"] is not None else _guarded(self._hints, req.code)
         out["hints"] = hints if isinstance(hints, list) else []
@@ -109,60 +141,61 @@ class Agent:
     def overlaps(self, req: protocol.Overlaps, client: ClientState) -> dict:
         from explorer.core.memory.relations import describe_relations
 
-        return describe_relations(self.user_namespace(), req.name)
+        return describe_relations(self.scope(client), req.name)
 
     def set_language(self, req: protocol.SetLanguage, client: ClientState) -> dict:
         return {"lang": i18n.set_language(req.lang)}
 
     def script_context(self, req: protocol.ScriptContext, client: ClientState) -> dict:
         """Run later code as the script at ``path``: ``__file__`` set, its folder importable."""
-        if self._script_dir is not None and self._script_dir in sys.path:
-            sys.path.remove(self._script_dir)
-        self._script_dir = None
+        if self.script_dir is not None and self.script_dir in sys.path:
+            sys.path.remove(self.script_dir)
+        self.script_dir = None
         ns = self._namespace()
+        self.script = None
         if not req.path:
             ns.pop("__file__", None)
             return {"path": None}
-        path = os.path.abspath(req.path)
+        path = self.script = os.path.abspath(req.path)
         ns["__file__"] = path
         folder = os.path.dirname(path)
         if folder not in sys.path:
             sys.path.insert(0, folder)
-            self._script_dir = folder
+            self.script_dir = folder
         return {"path": path}
 
     def image(self, req: protocol.Image, client: ClientState) -> dict:
         from explorer.core.image.payload import image_payload
 
-        return image_payload(self.value(req.name), name=req.name, layout=req.layout, channel=req.channel,
+        return image_payload(self.value(req.name, client), name=req.name, layout=req.layout, channel=req.channel,
                              max_width=req.max_width, max_height=req.max_height)
 
     def render(self, req: protocol.Render, client: ClientState) -> dict:
         from explorer.core.image.payload import render_png
 
-        return render_png(self.value(req.name), req.out, name=req.name, layout=req.layout)
+        return render_png(self.value(req.name, client), req.out, name=req.name, layout=req.layout)
 
     def values(self, req: protocol.Values, client: ClientState) -> dict:
         from explorer.core.values.window import value_block
 
-        return value_block(self.value(req.name), row_dim=req.row_dim, col_dim=req.col_dim, index=req.index,
+        return value_block(self.value(req.name, client), row_dim=req.row_dim, col_dim=req.col_dim, index=req.index,
                            row0=req.row0, col0=req.col0, nrows=req.nrows, ncols=req.ncols)
 
     def memory_map(self, req: protocol.MemoryMap, client: ClientState) -> dict:
         from explorer.core.memory.map import memory_map
 
-        return memory_map(self.user_namespace(), req.name, max_cells=req.max_cells)
+        return memory_map(self.scope(client), req.name, max_cells=req.max_cells)
 
     def graph(self, req: protocol.Graph, client: ClientState) -> dict:
         from explorer.core.graph.autograd import autograd_graph
 
-        return autograd_graph(self.value(req.name), self.user_namespace(), name=req.name, max_nodes=req.max_nodes)
+        return autograd_graph(self.value(req.name, client), self.scope(client), name=req.name, max_nodes=req.max_nodes)
 
     def stats_start(self, req: protocol.StatsStart, client: ClientState) -> dict:
         """Start statistics in a thread, so the kernel keeps answering (and Stop works) meanwhile."""
         from explorer.core.stats.job import StatsJob
 
-        job = StatsJob(self.value(req.name), bins=req.bins, chunk_elements=req.chunk_elements)
+        job = StatsJob(self.value(req.name, client), bins=req.bins, chunk_elements=req.chunk_elements)
         job_id, self._next_job = self._next_job, self._next_job + 1
         self._jobs[job_id] = job
         threading.Thread(target=job.run, name=f"te-stats-{job_id}", daemon=True).start()
@@ -195,6 +228,7 @@ class Agent:
             return {"error": str(exc), "needs_pickle": bool(getattr(exc, "needs_pickle", False))}
 
     def clear_error(self, req: protocol.ClearError, client: ClientState) -> dict:
+        self.frames.clear()
         for attr in ("last_type", "last_value", "last_traceback", "last_exc"):
             if hasattr(sys, attr):
                 try:
@@ -219,6 +253,41 @@ class Agent:
         from explorer.core.graph.watch import watch_gradients
 
         return {"nodes": watch_gradients(self.user_namespace(), max_nodes=req.max_nodes)}
+
+    # -- frames ---------------------------------------------------------------------------
+    def select_frame(self, req: protocol.SelectFrame, client: ClientState) -> dict:
+        """Inspect one frame (or the namespace) from now on; the reply is its full snapshot."""
+        if req.index is None:
+            client.frame = None
+        else:
+            try:
+                client.frame = self.frames.choice(req.index)
+            except IndexError:
+                raise ValueError(_("There is no frame {index} any more: the frames of an error are kept "
+                                   "only until the next run.").format(index=req.index)) from None
+        snapshot = self.snapshot(req, client)
+        frame = self.frames.describe(client.frame.index) if self.in_frame(client) else None  # type: ignore[union-attr]
+        return {"frame": frame, "frames": self.frames.describe_all(), "snapshot": snapshot}
+
+    def resume(self, req: protocol.Resume, client: ClientState) -> dict:
+        """Paused code is resumed by the pause loop (explorer.core.agent.pause); here nothing waits."""
+        raise ValueError(_("Nothing is paused: Continue works while the code waits in breakpoint()."))
+
+    def _error_frames(self, req: protocol.AfterRun) -> list[dict]:
+        """The user frames of the error just explained (kept for SelectFrame), described for its card."""
+        exc = getattr(sys, "last_value", None)
+        self.frames = FrameStack(traceback_frames(getattr(exc, "__traceback__", None), self.code_filenames()),
+                                 code=req.code, code_filenames=self.code_filenames(), script=self.script)
+        frames = self.frames.describe_all()
+        if req.frame_variables:
+            from explorer.core.snapshot.build import build_snapshot
+
+            for info in frames:
+                frame = self.frames.frame(self.frames.choice(info["index"]))
+                ns = frame_namespace(frame, self.user_namespace, self._namespace())  # type: ignore[arg-type]
+                info["variables"] = build_snapshot(ns, exact_overlaps=req.exact_overlaps,
+                                                   overlaps=req.overlaps)["variables"]
+        return frames
 
     # -- error cards ----------------------------------------------------------------------
     def _explain_error(self, code: str) -> dict | None:
@@ -276,4 +345,6 @@ HANDLERS: dict[type[protocol.Request[Any]], Callable[[Agent, Any, ClientState], 
     protocol.StepCompare: Agent.step_compare,
     protocol.SeedRandom: Agent.seed_random,
     protocol.WatchGradients: Agent.watch_gradients,
+    protocol.SelectFrame: Agent.select_frame,
+    protocol.Resume: Agent.resume,
 }

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit,
 
 from explorer import protocol
 from explorer.ui.app_state import AppState
+from explorer.ui.frames_widget import FramesWidget
 from explorer.ui.inspector.inspector_model import VAR_ROLE, InspectorModel
 from explorer.ui.selection_fetch import SelectionFetch
 
@@ -32,6 +33,12 @@ class InspectorView(QWidget):
         self._quiet = False  # True while the model resets: selection signals are ours, not the user's
         self._sized = False  # columns fitted to their contents once, when the first rows arrived
         self._expanded: set[str] = set()
+        # Whose variables are shown: the namespace, a frame of the last error, or the paused code's.
+        self.frames = FramesWidget(source, self)
+        self.frames.snapshot_arrived.connect(self.apply_snapshot)
+        for signal, slot in (("paused", self.frames.on_paused), ("resumed", self.frames.on_resumed)):
+            if hasattr(source, signal):
+                getattr(source, signal).connect(slot)
         self._filter = QLineEdit(self)
         self._filter.setClearButtonEnabled(True)
         self.tree = QTreeView(self)
@@ -49,6 +56,7 @@ class InspectorView(QWidget):
         self.relation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.frames)
         layout.addWidget(self._filter)
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.relation)

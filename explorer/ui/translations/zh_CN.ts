@@ -102,6 +102,53 @@
     </message>
 </context>
 <context>
+    <name>FramesWidget</name>
+    <message>
+        <source>The frames are gone: {why}</source>
+        <translation>这些栈帧已经不在了：{why}</translation>
+    </message>
+    <message>
+        <source>All variables (the namespace)</source>
+        <translation>全部变量（命名空间）</translation>
+    </message>
+    <message>
+        <source>top level, line {line}</source>
+        <translation>顶层代码，第 {line} 行</translation>
+    </message>
+    <message>
+        <source>{function}(), line {line}</source>
+        <translation>{function}()，第 {line} 行</translation>
+    </message>
+    <message>
+        <source>⏸ Paused at {where}. The inspector shows that frame&apos;s variables.</source>
+        <translation>⏸ 已暂停在 {where}。变量列表显示的是这一帧的变量。</translation>
+    </message>
+    <message>
+        <source>The error happened in {where}. Pick a frame to see its variables:</source>
+        <translation>错误发生在 {where}。选择一个栈帧，查看它的变量：</translation>
+    </message>
+    <message>
+        <source>Continue (F8)</source>
+        <translation>继续（F8）</translation>
+    </message>
+    <message>
+        <source>Let the paused code go on to the next breakpoint() or the end</source>
+        <translation>让暂停的代码继续运行，直到下一个 breakpoint() 或运行结束</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>End the paused code here (KeyboardInterrupt)</source>
+        <translation>在这里结束暂停的代码（KeyboardInterrupt）</translation>
+    </message>
+    <message>
+        <source>Whose variables the inspector, the image and the values show: the namespace, or one function call of the traceback</source>
+        <translation>变量列表、图像和数值显示哪里的变量：整个命名空间，或者回溯中的某一次函数调用</translation>
+    </message>
+</context>
+<context>
     <name>GraphView</name>
     <message>
         <source>Zoom out (Ctrl+wheel)</source>
@@ -581,6 +628,41 @@
     <message>
         <source>Could not check the shared memory: {why}</source>
         <translation>无法检查共享内存：{why}</translation>
+    </message>
+</context>
+<context>
+    <name>KernelExtras</name>
+    <message>
+        <source>&amp;Continue</source>
+        <translation>继续(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Let the code paused in breakpoint() go on (F8)</source>
+        <translation>让停在 breakpoint() 处的代码继续运行（F8）</translation>
+    </message>
+    <message>
+        <source>This kernel was started by another program (attached with --existing): Tensor Explorer does not restart it</source>
+        <translation>这个内核是由其他程序启动的（通过 --existing 连接）：Tensor Explorer 不会重启它</translation>
+    </message>
+    <message>
+        <source>Attached to {kernel}</source>
+        <translation>已连接到 {kernel}</translation>
+    </message>
+    <message>
+        <source>A kernel started by another program: Stop interrupts it, quitting leaves it running</source>
+        <translation>由其他程序启动的内核：“停止”会中断它，退出本程序后它继续运行</translation>
+    </message>
+    <message>
+        <source>The code asks for input</source>
+        <translation>代码请求输入</translation>
+    </message>
+    <message>
+        <source>input():</source>
+        <translation>input()：</translation>
+    </message>
+    <message>
+        <source>The attached kernel stopped answering: it ended, or the connection (or SSH tunnel) was lost. Start Tensor Explorer with --existing again once it runs.</source>
+        <translation>连接的内核不再响应：它可能已经结束，或者连接（或 SSH 隧道）断开了。等它重新运行后，再用 --existing 启动 Tensor Explorer。</translation>
     </message>
 </context>
 <context>

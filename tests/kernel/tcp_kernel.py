@@ -1,0 +1,59 @@
+"""A kernel someone else started: ``python -m ipykernel_launcher -f conn.json`` over TCP on loopback.
+
+This is how a kernel reached through an SSH tunnel looks from here (ports on 127.0.0.1 and an
+HMAC key), and how a notebook's or ``jupyter console``'s kernel looks: no extension loaded,
+not our process to manage.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from jupyter_client.connect import write_connection_file
+
+from explorer.kernel.launch import kernel_env
+
+START_TIMEOUT = 60.0
+
+
+@contextlib.contextmanager
+def tcp_kernel(folder: str, key: str = "te-test-key", name: str = "kernel-te-test.json",
+               path_first: str | None = None) -> Iterator[dict[str, Any]]:
+    """Start a plain ipykernel over TCP writing its connection file into *folder*; kill it at the end.
+
+    Yields ``{"file", "process"}``; the caller attaches and checks it is still running afterwards.
+    *path_first* goes first on the kernel's PYTHONPATH (a ``sitecustomize`` that hides packages).
+    """
+    path = os.path.join(folder, name)
+    write_connection_file(path, ip="127.0.0.1", key=key.encode(), transport="tcp")
+    env = kernel_env()  # our package importable, as it would be after `pip install tensor-explorer`
+    if path_first:
+        env["PYTHONPATH"] = os.pathsep.join((path_first, env["PYTHONPATH"]))
+    process = subprocess.Popen([sys.executable, "-m", "ipykernel_launcher", "-f", path], env=env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        yield {"file": path, "process": process}
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+
+
+def run_in(path: str, code: str, timeout: float = START_TIMEOUT) -> dict[str, Any]:
+    """Run *code* in the kernel of connection file *path* as another client would (a notebook); its reply content."""
+    from jupyter_client import BlockingKernelClient
+
+    client = BlockingKernelClient()
+    client.load_connection_file(path)
+    client.start_channels()
+    try:
+        client.wait_for_ready(timeout=timeout)
+        reply = client.execute_interactive(code, timeout=timeout, output_hook=lambda _msg: None)
+        return reply["content"]
+    finally:
+        client.stop_channels()
+

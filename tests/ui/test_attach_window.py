@@ -1,0 +1,66 @@
+"""The window on a kernel it did not start (``--existing``): inspected, Stop works, Restart is off, left running."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from explorer.kernel.connection import resolve
+from tests.kernel.tcp_kernel import run_in, tcp_kernel
+from tests.ui.window_helpers import TIMEOUT, open_window, press, type_code
+
+
+@pytest.fixture()
+def running_kernel(tmp_path):
+    with tcp_kernel(str(tmp_path)) as kernel:
+        run_in(kernel["file"], "import numpy as np\nfrom_notebook = np.ones((2, 3))")
+        yield kernel
+
+
+def _names(window) -> list[str]:
+    return [var["name"] for var in window.inspector_model.variables()]
+
+
+def test_window_attaches_inspects_and_leaves_the_kernel_running(qtbot, running_kernel) -> None:
+    window, session = open_window(qtbot, connection=resolve(running_kernel["file"]))
+    assert not session.owns_kernel
+    qtbot.waitUntil(lambda: "from_notebook" in _names(window), timeout=TIMEOUT)  # shown at once, without a run
+    assert not window.actions_["restart"].isEnabled()
+    assert "kernel-te-test.json" in window.kernel_extras.attached_label.text()
+    type_code(qtbot, window, "view = from_notebook[:, 1]\n")
+    press(qtbot, window, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: "view" in _names(window), timeout=TIMEOUT)
+    # Code the notebook runs shows up too.
+    with qtbot.waitSignal(session.namespace_changed, timeout=TIMEOUT):
+        run_in(running_kernel["file"], "later = 3")
+    qtbot.waitUntil(lambda: "later" in _names(window), timeout=TIMEOUT)
+    # Stop interrupts the kernel through Jupyter's interrupt_request (we have no process to signal).
+    type_code(qtbot, window, "import time\nwhile True:\n    time.sleep(0.01)\n")
+    with qtbot.waitSignal(session.run_started, timeout=TIMEOUT):
+        press(qtbot, window, Qt.Key.Key_F5, wait_run=False)
+    with qtbot.waitSignal(session.run_finished, timeout=TIMEOUT) as finished:
+        window.stop_kernel()
+    assert finished.args[0]["error"]["type"] == "KeyboardInterrupt"
+    type_code(qtbot, window, "%reset -f\n")
+    press(qtbot, window, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: _names(window) == [], timeout=TIMEOUT)
+    type_code(qtbot, window, "again = [1, 2]\n")
+    press(qtbot, window, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: _names(window) == ["again"], timeout=TIMEOUT)
+    window.close()
+    session.shutdown()
+    QApplication.processEvents()
+    assert running_kernel["process"].poll() is None
+    assert run_in(running_kernel["file"], "assert again == [1, 2]")["status"] == "ok"
+
+
+def test_leaving_while_paused_lets_the_code_go_on(qtbot, running_kernel) -> None:
+    window, session = open_window(qtbot, connection=resolve(running_kernel["file"]))
+    type_code(qtbot, window, "stage = 1\nbreakpoint()\nstage = 2\n")
+    with qtbot.waitSignal(session.paused, timeout=TIMEOUT):
+        press(qtbot, window, Qt.Key.Key_F5, wait_run=False)
+    window.close()
+    session.shutdown()
+    # The kernel is not left waiting for an answer nobody will give: its next client runs at once.
+    assert run_in(running_kernel["file"], "assert stage == 2", timeout=30)["status"] == "ok"
