@@ -1,0 +1,196 @@
+"""How messages travel: the request/reply/event envelope, binary buffers, packed snapshot rows."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any, Generic
+
+from explorer.protocol.constants import PROTOCOL_VERSION, R
+from explorer.protocol.replies import HelloReply
+from explorer.protocol.requests import REQUESTS, Hello, Request
+
+
+@dataclass
+class ErrorInfo:
+    """Why a request failed, as data: the exception type, one sentence, and facts the view may still use."""
+
+    type: str
+    message: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Reply(Generic[R]):
+    """What a client's callback receives: ``result`` when ``ok``, else ``error``."""
+
+    ok: bool
+    result: R | None = None
+    error: ErrorInfo | None = None
+    buffers: list[bytes] = field(default_factory=list)
+
+    @property
+    def message(self) -> str:
+        """The error's sentence ('' when ok)."""
+        return self.error.message if self.error else ""
+
+
+class ProtocolError(ValueError):
+    """A message that does not follow this module's format."""
+
+
+def request_message(request_id: int, request: Request[Any]) -> dict[str, Any]:
+    """The comm data of a request."""
+    return {"type": "request", "id": request_id, "method": request.method, "params": request.params()}
+
+
+def parse_request(data: Any) -> tuple[int, Request[Any]]:
+    """``(id, typed request)`` from comm data; :class:`ProtocolError` says what is wrong."""
+    if not isinstance(data, dict) or data.get("type") != "request":
+        raise ProtocolError("not a request")
+    request_id = data.get("id")
+    cls = REQUESTS.get(str(data.get("method")))
+    if not isinstance(request_id, int) or cls is None:
+        raise ProtocolError(f"unknown request {data.get('method')!r}")
+    params = data.get("params") or {}
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(params) - names)
+    if unknown and cls is Hello:  # a newer client's handshake still learns this kernel's versions
+        params = {k: v for k, v in params.items() if k in names}
+    elif unknown:
+        raise ProtocolError(f"{cls.method} has no parameter {', '.join(unknown)}")
+    return request_id, cls(**params)
+
+
+def reply_message(request_id: int, result: Any = None, error: ErrorInfo | None = None,
+                  encoded: bool = True) -> dict[str, Any]:
+    """The comm data of a reply (``result`` may still hold bytes: split them with :func:`split_buffers`).
+
+    ``encoded=False`` says the result holds no ``$buffer``/``$float`` markers (a snapshot of
+    thousands of VARs), so the receiver does not walk it looking for them.
+    """
+    if error is not None:
+        return {"type": "reply", "id": request_id, "ok": False, "error": dataclasses.asdict(error)}
+    return {"type": "reply", "id": request_id, "ok": True, "result": result, "encoded": encoded}
+
+
+def event_message(event: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The comm data of an event the kernel sends unasked ("paused", "resumed")."""
+    return {"type": "event", "event": event, "data": data}
+
+
+def parse_event(data: Any) -> tuple[str, dict[str, Any]] | None:
+    """``(event, data)`` when comm *data* is an event, else None."""
+    if not isinstance(data, dict) or data.get("type") != "event" or not isinstance(data.get("event"), str):
+        return None
+    facts = data.get("data")
+    return data["event"], facts if isinstance(facts, dict) else {}
+
+
+def parse_reply(data: Any, buffers: list[bytes] | None = None) -> tuple[int, Reply[Any]]:
+    """``(id, Reply)`` from comm data and its buffers."""
+    if not isinstance(data, dict) or data.get("type") != "reply" or not isinstance(data.get("id"), int):
+        raise ProtocolError("not a reply")
+    buffers = [bytes(b) for b in buffers or []]
+    if data.get("ok"):
+        result = join_buffers(data.get("result"), buffers) if data.get("encoded", True) else data.get("result")
+        return data["id"], Reply(True, result, None, buffers)
+    err = data.get("error") or {}
+    facts = err.get("data") if isinstance(err.get("data"), dict) else {}
+    return data["id"], Reply(False, None, ErrorInfo(str(err.get("type", "Error")), str(err.get("message", "")), facts))
+
+
+def split_buffers(obj: Any, buffers: list[Any] | None = None) -> tuple[Any, list[Any]]:
+    """Move every bytes-like value out of *obj* into a buffer list, leaving ``{"$buffer": i}``; also makes NaN/Inf JSON-safe."""
+    buffers = [] if buffers is None else buffers
+    if isinstance(obj, dict):
+        return {str(k): split_buffers(v, buffers)[0] for k, v in obj.items()}, buffers
+    if isinstance(obj, (list, tuple)):
+        return [split_buffers(v, buffers)[0] for v in obj], buffers
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        buffers.append(obj)
+        return {"$buffer": len(buffers) - 1}, buffers
+    if isinstance(obj, float) and (obj != obj or obj in (float("inf"), float("-inf"))):
+        return {"$float": repr(obj)}, buffers
+    return obj, buffers
+
+
+def join_buffers(obj: Any, buffers: list[bytes]) -> Any:
+    """The inverse of :func:`split_buffers`."""
+    if isinstance(obj, dict):
+        if len(obj) == 1 and "$buffer" in obj:
+            return buffers[int(obj["$buffer"])]
+        if len(obj) == 1 and "$float" in obj:
+            return float(obj["$float"])
+        return {k: join_buffers(v, buffers) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [join_buffers(v, buffers) for v in obj]
+    return obj
+
+
+#: VARs per binary chunk of a snapshot: decoding one chunk takes the GUI thread a few milliseconds.
+ROWS_PER_CHUNK = 500
+
+
+def pack_rows(rows: list[dict[str, Any]], compact: bool) -> tuple[dict[str, Any], list[bytes]]:
+    """A snapshot's VARs as JSON buffers of :data:`ROWS_PER_CHUNK` each, and the marker that replaces them.
+
+    In buffers the rows skip the comm's JSON decoding (a console sharing the kernel
+    never parses them) and the window can decode them one chunk per event-loop turn.
+    ``compact`` drops null fields (a reader uses ``.get``): a third of the bytes.
+    """
+    buffers = []
+    for start in range(0, len(rows), ROWS_PER_CHUNK):
+        chunk = rows[start:start + ROWS_PER_CHUNK]
+        if compact:
+            chunk = [_without_nulls(row) for row in chunk]
+        buffers.append(json.dumps(chunk, separators=(",", ":"), allow_nan=False).encode())
+    return {"$rows": len(buffers), "count": len(rows)}, buffers
+
+
+def _without_nulls(row: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in row.items() if v is not None}
+    children = out.get("children")
+    if children:
+        out["children"] = [_without_nulls(child) for child in children]
+    return out
+
+
+def is_packed(value: Any) -> bool:
+    return isinstance(value, dict) and "$rows" in value
+
+
+def unpack_chunk(buffer: bytes) -> list[dict[str, Any]]:
+    """The VARs of one buffer made by :func:`pack_rows`."""
+    return json.loads(buffer)
+
+
+def unpack_rows(buffers: list[bytes]) -> list[dict[str, Any]]:
+    """Every VAR of a packed snapshot, at once (the CLI; the window goes chunk by chunk)."""
+    rows: list[dict[str, Any]] = []
+    for buffer in buffers:
+        rows.extend(unpack_chunk(buffer))
+    return rows
+
+
+def packed_snapshot(reply: Reply[Any]) -> dict[str, Any] | None:
+    """The snapshot dict inside *reply* whose ``variables`` are still packed, else None."""
+    result = reply.result
+    if not reply.ok or not isinstance(result, dict):
+        return None
+    snapshot = result.get("snapshot") if isinstance(result.get("snapshot"), dict) else result
+    return snapshot if is_packed(snapshot.get("variables")) else None
+
+
+def unpacked(reply: Reply[R]) -> Reply[R]:
+    """*reply* with a packed snapshot's VARs decoded in place, all at once."""
+    snapshot = packed_snapshot(reply)
+    if snapshot is not None:
+        snapshot["variables"] = unpack_rows(reply.buffers)
+    return reply
+
+
+def version_mismatch(reply: HelloReply, package: str) -> bool:
+    """True when the kernel speaks another protocol or runs another release than *package*."""
+    return reply.get("protocol") != PROTOCOL_VERSION or bool(package and reply.get("package") != package)
