@@ -38,10 +38,30 @@ def test_unsaved_text_is_offered_back_after_a_crash(qtbot) -> None:
     second, session2 = open_window(qtbot, keep_recovery=True)
     try:
         assert second.banner.isVisible()
+        assert "did not close normally" in second.banner.text()
         assert "Restore" in second.banner.button_titles()
         second.banner.click("Restore")
         assert second.editor.toPlainText() == "precious = 'typed before the crash'"
     finally:
+        second.close()
+        session2.shutdown()
+
+
+def test_a_normal_close_with_unsaved_changes_is_not_called_a_crash(qtbot) -> None:
+    window, session = open_window(qtbot)
+    try:
+        type_code(qtbot, window, "kept = 'typed, then the window closed'")
+        window.close()  # a normal quit: the text is kept for next time, honestly described
+    finally:
+        session.shutdown()
+    second, session2 = open_window(qtbot, keep_recovery=True)
+    try:
+        assert "closed with unsaved changes" in second.banner.text()
+        assert "did not close normally" not in second.banner.text()
+        second.banner.click("Restore")
+        assert second.editor.toPlainText() == "kept = 'typed, then the window closed'"
+    finally:
+        second.editor.document().setModified(False)
         second.close()
         session2.shutdown()
 

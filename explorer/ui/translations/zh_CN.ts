@@ -1481,6 +1481,10 @@ Load anyway — this runs code from the file. Only do this for files you trust.<
         <translation>未命名脚本</translation>
     </message>
     <message>
+        <source>Tensor Explorer was closed with unsaved changes in {where}. Restore them?</source>
+        <translation>上次关闭 Tensor Explorer 时，{where} 里还有未保存的修改。要恢复吗？</translation>
+    </message>
+    <message>
         <source>Tensor Explorer did not close normally. Restore the unsaved text of {where}?</source>
         <translation>Tensor Explorer 上次没有正常关闭。要恢复 {where} 中未保存的内容吗？</translation>
     </message>

@@ -353,8 +353,9 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         self._save_layout()
-        self.recovery.save_now()
-        if not self.editor.document().isModified():
+        if self.editor.document().isModified():
+            self.recovery.save_now(closed=True)  # offered back next time, as unsaved changes (not a crash)
+        else:
             self.recovery.discard()
         super().closeEvent(event)
 

@@ -45,11 +45,12 @@ class RecoveryStore(QObject):
             return None
         return data if isinstance(data, dict) and data.get("text") else None
 
-    def save_now(self) -> None:
+    def save_now(self, closed: bool = False) -> None:
+        """Write the text now; *closed* marks a normal quit that left unsaved changes (not a crash)."""
         text = self._text_source()
-        if text == self._last_saved:
+        if text == self._last_saved and not closed:
             return
-        payload = {"text": text, "file": self.file_path, "saved_at": time.time()}
+        payload = {"text": text, "file": self.file_path, "saved_at": time.time(), "closed": closed}
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self._path), prefix=".recovery-")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(payload, handle)

@@ -242,8 +242,12 @@ class WindowFilesMixin:
             self.recovery.start()
             return
         where = pending.get("file") or self.tr("an untitled script")
+        if pending.get("closed"):
+            text = self.tr("Tensor Explorer was closed with unsaved changes in {where}. Restore them?")
+        else:
+            text = self.tr("Tensor Explorer did not close normally. Restore the unsaved text of {where}?")
         self.banner.show_message(
-            self.tr("Tensor Explorer did not close normally. Restore the unsaved text of {where}?").format(where=where),
+            text.format(where=where),
             "warning", [(self.tr("Restore"), lambda: self._restore(pending)), (self.tr("Discard"), self.recovery.discard)])
         self.recovery.start()
 
