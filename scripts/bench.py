@@ -16,16 +16,17 @@ import platform
 import statistics
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("MPLBACKEND", "Agg")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-from bench_gui import bench_model, bench_run_to_updated, bench_stalls, bench_startup, image_draw_ms  # noqa: E402
-from bench_snapshot import bench_files, bench_peers, bench_scaling, peer_versions  # noqa: E402
+import numpy as np
+import torch
+from bench_gui import bench_model, bench_run_to_updated, bench_stalls, bench_startup, image_draw_ms
+from bench_snapshot import bench_files, bench_peers, bench_scaling, peer_versions
 
 Row = tuple[str, str, str, str]  # what, ours, reference, target
 
@@ -178,7 +179,7 @@ def bench_stats() -> list[Row]:
         sums, jobs, ratios = [], [], []
         for _ in range(5):  # interleaved, so each ratio compares the two under the same machine load
             sums.append(median_ms(data.sum, repeat=3, warmup=0))
-            jobs.append(median_ms(lambda: StatsJob(data).run(), repeat=1, warmup=0))
+            jobs.append(median_ms(lambda data=data: StatsJob(data).run(), repeat=1, warmup=0))
             ratios.append(jobs[-1] / sums[-1])
         rows.append((f"stats over 1 GiB float32, {label} (min/max/mean/std/NaN/Inf/zeros/histogram)",
                      f"{statistics.median(jobs):.0f} ms",

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import statistics
 import subprocess
@@ -49,7 +50,7 @@ def bench_run_to_updated(runs: int = 50) -> list[Row]:
             replies: list = []
             start = time.perf_counter()
             win.session.ask(protocol.SetLanguage(lang="en"), replies.append)
-            win.wait(lambda: bool(replies))
+            win.wait(lambda replies=replies: bool(replies))
             rtt.append((time.perf_counter() - start) * 1000)
     finally:
         win.close()
@@ -228,7 +229,7 @@ def bench_model() -> list[Row]:
 
 
 def _growth(values: list[float]) -> str:
-    return "growth per doubling " + " ".join(f"x{b / a:.2f}" for a, b in zip(values, values[1:]) if a > 0)
+    return "growth per doubling " + " ".join(f"x{b / a:.2f}" for a, b in itertools.pairwise(values) if a > 0)
 
 
 # -- stalls ---------------------------------------------------------------------------------------

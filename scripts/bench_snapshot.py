@@ -10,11 +10,13 @@ peer is reported in its row, never a reason to fail.
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 import statistics
 import tempfile
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import torch
@@ -80,7 +82,7 @@ class GuiPath:
                 start = time.perf_counter()
                 reply = self.agent.after_run(self.request, self.client)
                 took = (time.perf_counter() - start) * 1000
-            [[] for _ in range(8)]  # noqa: B018 - allocations: the collector's trigger, if leaving did not pull it
+            [[] for _ in range(8)]
         finally:
             gc.callbacks.remove(_on_gc)
         self.gc_ms.append(_GC_SPENT[0] * 1000)
@@ -220,7 +222,7 @@ SIZES = (1000, 2000, 4000, 8000, 16000)
 
 def _growth(values: list[float]) -> str:
     """``x2.01 x1.98 ...``: each size's median over the previous one's."""
-    return " ".join(f"x{b / a:.2f}" for a, b in zip(values, values[1:]))
+    return " ".join(f"x{b / a:.2f}" for a, b in itertools.pairwise(values))
 
 
 def bench_scaling() -> list[Row]:

@@ -17,7 +17,7 @@ from typing import Any
 from explorer.core.i18n import _
 from explorer.core.summary.static import PRISTINE_BUILTINS, instance_dict, is_sub, library, module_table
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 _PATHS: dict[str, tuple] = {}
 _PATHS_LIMIT = 100_000
@@ -109,7 +109,7 @@ def _attribute(parent: Any, attr: str, name: str) -> Any:
     if type(found) in _SLOT_DESCRIPTORS:  # a C-level slot such as Tensor.grad: no Python behind it
         try:
             return found.__get__(parent, type(parent))
-        except Exception as exc:  # noqa: BLE001 - e.g. an unset __slots__ member
+        except Exception as exc:
             raise _failed(name, str(exc)) from exc
     raise _refused(name)
 

@@ -41,7 +41,7 @@ class AttachedKernel(HeadlessKernel):
 
     def __init__(self, info: dict[str, Any], language: str = "en",
                  start_timeout: float = headless.START_TIMEOUT) -> None:
-        headless._RUNNING.append(self)  # noqa: SLF001 - the same registry: shutdown_all() closes our side
+        headless._RUNNING.append(self)
         self._runtime = None
         self._replies = {}
         self.events = []
@@ -99,5 +99,5 @@ class AttachedKernel(HeadlessKernel):
                 step()
             except Exception:  # noqa: BLE001 - a kernel that has gone cannot be told goodbye
                 pass
-        if self in headless._RUNNING:  # noqa: SLF001
-            headless._RUNNING.remove(self)  # noqa: SLF001
+        if self in headless._RUNNING:
+            headless._RUNNING.remove(self)

@@ -16,7 +16,8 @@ the replies come on the comm as always. Other input requests (the user's
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 

@@ -125,7 +125,8 @@ def tunnel(info: dict[str, Any], server: str, keyfile: str | None = None) -> dic
     from jupyter_client.ssh import tunnel as ssh_tunnel
 
     remote_ip = info.get("ip") or "127.0.0.1"
-    remote_ip = "127.0.0.1" if remote_ip in ("0.0.0.0", "*") else remote_ip
+    if remote_ip in ("0.0.0.0", "*"):  # noqa: S104 (reading the kernel's address, not binding)
+        remote_ip = "127.0.0.1"
     local = ssh_tunnel.select_random_ports(len(PORTS))
     for port, name in zip(local, PORTS):
         try:

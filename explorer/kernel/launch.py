@@ -68,7 +68,7 @@ def private_runtime_dir() -> str:
     not fit, under ``$XDG_RUNTIME_DIR`` or ``/tmp`` instead.
     """
     longest = len(os.sep + _PREFIX + "xxxxxxxx" + os.sep + _SOCKET_NAME)
-    candidates = [tempfile.gettempdir(), os.environ.get("XDG_RUNTIME_DIR", ""), "/tmp"]
+    candidates = [tempfile.gettempdir(), os.environ.get("XDG_RUNTIME_DIR", ""), "/tmp"]  # noqa: S108 (mkdtemp, 0700)
     for base in candidates:
         if base and os.path.isdir(base) and len(os.path.abspath(base)) + longest <= MAX_SOCKET_PATH:
             return tempfile.mkdtemp(prefix=_PREFIX, dir=os.path.abspath(base))

@@ -6,7 +6,8 @@ Kept apart from :mod:`explorer.kernel.session` so that file stays about the sess
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from jupyter_client.session import Session
 from PySide6.QtCore import QEventLoop, QTimer

@@ -10,8 +10,9 @@ in flight and the waiting ones are dropped (they would run in a fresh namespace)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import shutil
 import threading
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from jupyter_client.session import Session
 from PySide6.QtCore import QObject, QTimer, Signal

@@ -43,7 +43,7 @@ w_after_one_step = w.item()
 # en: Repeat the same four moves 100 times.
 # zh: 把这四步重复 100 次。
 losses = []
-for step in range(100):
+for _ in range(100):
     pred = x * w + b
     loss = ((pred - y) ** 2).mean()
     optimizer.zero_grad()
@@ -70,7 +70,7 @@ with torch.no_grad():
 # zh: 用 nn.Linear 写同一个模型：weight 和 bias 都是 Parameter。
 model = torch.nn.Linear(1, 1)
 model_optimizer = torch.optim.SGD(model.parameters(), lr=0.3)
-for step in range(100):
+for _ in range(100):
     model_loss = torch.nn.functional.mse_loss(model(x), y)
     model_optimizer.zero_grad()
     model_loss.backward()

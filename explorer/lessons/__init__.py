@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LESSONS", "lesson_path", "lesson_cells", "split_cells", "read_titles", "render_lesson", "check_lesson"]
+__all__ = ["LESSONS", "check_lesson", "lesson_cells", "lesson_path", "read_titles", "render_lesson", "split_cells"]
 
 LESSON_DIR = Path(__file__).resolve().parent
 CELL_MARKER = "# %%"

@@ -86,7 +86,7 @@ class DetailTabsWidget(QTabWidget):
         """The tab page holding *view* (its scroll area), or *view* itself when it is a page."""
         return next((self.widget(i) for i, v in enumerate(self._views) if v is view), view)
 
-    def setCurrentWidget(self, widget: QWidget) -> None:  # noqa: N802 - Qt name, also takes a view
+    def setCurrentWidget(self, widget: QWidget) -> None:
         super().setCurrentWidget(self.page_of(widget))
 
     def current_view(self) -> Any:
@@ -109,7 +109,7 @@ class DetailTabsWidget(QTabWidget):
             if not self._views:
                 self.widget(i).setText(self.tr("Loading…"))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
@@ -144,11 +144,11 @@ class _Page(QScrollArea):
         if view.size() != QSize(width, height):
             view.resize(width, height)
 
-    def resizeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def resizeEvent(self, event: QEvent) -> None:
         super().resizeEvent(event)
         self._fit()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             self._fit()  # the view's minimum changed (a new variable, a bigger font)
         return super().eventFilter(watched, event)

@@ -233,7 +233,7 @@ class ErrorCardView(QFrame):
         self._line_button.setText(self.tr("line {n}").format(n=line) if isinstance(line, int) else "")
         self._line_button.setToolTip(self.tr("Go to this line in the editor"))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:
             self._apply_fonts()
         elif event.type() == QEvent.Type.LanguageChange:

@@ -184,7 +184,7 @@ class FramesWidget(QWidget):
                 self.combo.setItemText(row, self._frame_text(frame))
             self._update_status()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

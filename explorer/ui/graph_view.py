@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
@@ -24,8 +25,8 @@ from explorer.ui.graph_drawing import (
     FILLS,
     arrow_head,
     column_centres,
-    fill_kind,
     edge_text,
+    fill_kind,
     gradient_lines,
     layered_positions,
 )
@@ -408,4 +409,4 @@ class GraphView(QWidget):
         return "\n".join(lines)
 
 
-__all__ = ["GraphView", "layered_positions", "FILLS", "gradient_lines", "edge_text"]
+__all__ = ["FILLS", "GraphView", "edge_text", "gradient_lines", "layered_positions"]

@@ -79,7 +79,7 @@ class KernelExtras(QObject):
             self.attached_label.setToolTip(self.tr("A kernel started by another program: Stop interrupts it, "
                                                    "quitting leaves it running"))
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._window and event.type() == QEvent.Type.LanguageChange:
             QTimer.singleShot(0, self.retranslate)  # after the window's own texts, which reset the Restart tip
         return False

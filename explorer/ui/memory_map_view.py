@@ -8,9 +8,9 @@ from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from explorer.ui.palette import GROUP_COLORS  # one palette for inspector chips and map rows
 from explorer import protocol
 from explorer.ui.app_state import AppState
+from explorer.ui.palette import GROUP_COLORS  # one palette for inspector chips and map rows
 from explorer.ui.selection_fetch import SelectionFetch
 
 _ARRAY_KINDS = {"tensor", "parameter", "ndarray"}

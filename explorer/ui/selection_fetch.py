@@ -10,7 +10,8 @@ still exists. A view that is hidden fetches when it is next shown.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject
@@ -83,7 +84,7 @@ class SelectionFetch(QObject):
 
         self._source.ask(request, deliver, None)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # While the view is torn down Qt may still deliver events to a half-gone wrapper.
         if getattr(self, "_pending", False) and watched is self._view and event.type() == QEvent.Type.Show:
             self._pending = False

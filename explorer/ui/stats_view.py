@@ -7,6 +7,7 @@ kernel on the GUI thread.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,16 @@ from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer import protocol
 from explorer.ui.app_state import AppState
@@ -38,7 +48,7 @@ def format_stat(value: Any) -> str:
     """Numbers for the form: ints with thousands separators, floats with 6 significant digits."""
     if value is None:
         return "—"
-    if isinstance(value, bool) or isinstance(value, str):
+    if isinstance(value, (bool, str)):
         return str(value)  # NaN/Inf arrive as the strings "nan"/"inf"
     if isinstance(value, int):
         return f"{value:,}"
@@ -138,18 +148,18 @@ class StatsView(QWidget):
         for key, label in FIELDS:
             #: A form label: the name of a statistic followed by a colon.
             self._names[key].setText(self.tr("{field}:").format(field=self.tr(label)))
-        std_tip = self.tr("Standard deviation, computed like the library does (torch: t.std() divides by n-1; numpy: a.std() by n)")  # noqa: E501
+        std_tip = self.tr("Standard deviation, computed like the library does (torch: t.std() divides by n-1; numpy: a.std() by n)")
         self._names["std"].setToolTip(std_tip)
         self._show_state()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         if event.type() in (QEvent.Type.LanguageChange, QEvent.Type.FontChange) and self._result is not None:
             self._draw_histogram(self._result.get("histogram") or {})  # labels in the new language or size
         super().changeEvent(event)
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._state == "idle" and self._auto_ok():
             self.start()
@@ -324,7 +334,7 @@ class StatsView(QWidget):
             self._canvas.draw_idle()
             return
         ax.set_axis_on()
-        widths = [b - a for a, b in zip(edges[:-1], edges[1:])]
+        widths = [b - a for a, b in itertools.pairwise(edges)]
         ax.bar(edges[:-1], counts, width=widths, align="edge", color="#0072B2", edgecolor="none")
         size = points(self)  # follow the widget font (bigger with the zoom and in presentation mode)
         ax.tick_params(labelsize=size)

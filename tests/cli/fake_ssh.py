@@ -46,7 +46,7 @@ def _forward(lport: int, rhost: str, rport: int, idle: float) -> None:
     while open_count[0] or time.monotonic() - last < idle:
         try:
             client, _ = server.accept()
-        except socket.timeout:
+        except TimeoutError:
             continue
         remote = socket.create_connection((rhost, rport))
         open_count[0] += 1

@@ -28,7 +28,7 @@ class Session:
         self.snapshot = snapshot
 
     def run(self, code: str) -> dict:
-        exec(code, self.ns)  # noqa: S102 - test code
+        exec(code, self.ns)
         user = {k: v for k, v in self.ns.items() if k not in _MODULES and not k.startswith("__")}
         variables = build_snapshot(user, overlaps=False)["variables"] if self.snapshot else [{"name": k} for k in user]
         return self.tracker.update(user, variables, code)

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer.core.agent.handlers import Agent
-from tests.agent_calls import Caller
 from explorer.core.errors.explain import explain
+from tests.agent_calls import Caller
 from tests.core.test_errors_cells import CELL, fresh_namespace, raise_in_cell, register
 
 KEYS = {"type", "message", "line", "title", "explanation", "fix", "fix_mode", "fix_line", "severity", "variables",

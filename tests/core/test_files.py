@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from PIL import Image
 from safetensors.torch import save_file
 
-from tests.agent_calls import call
 from explorer.core.files.prepare import FileLoadError, prepare_load, variable_name
+from tests.agent_calls import call
 from tests.core.files_helpers import assert_one_sentence, refused, run_snippet, write_npy_header
 
 EXTENSIONS = [".npy", ".npz", ".pt", ".pth", ".safetensors", ".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".webp"]
@@ -187,7 +187,7 @@ def test_truncated_npy_header(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("shape", ["(1000000000000000,)", "(-1,)", "(2, 3", "'x'", "(1e3,)", "(" * 50])
 def test_npy_header_that_lies_or_is_garbage(tmp_path: Path, shape: str) -> None:
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }" % shape
+    header = f"{{'descr': '<f4', 'fortran_order': False, 'shape': {shape}, }}"
     header += " " * (63 - (10 + len(header)) % 64) + "\n"
     path = tmp_path / "liar.npy"
     path.write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin1") + b"\0" * 64)

@@ -14,8 +14,8 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.agent_calls import call
 from explorer.core.graph.autograd import autograd_graph, grad_preview
+from tests.agent_calls import call
 
 SEED = "x = torch.tensor(2.0, requires_grad=True)\ny = x * 3\nz = y * y\n"
 
@@ -292,9 +292,9 @@ def test_random_programs_give_consistent_dags(ops: list[str]) -> None:
     values = [x]
     for op in ops:
         last = values[-1]
-        values.append({"add": lambda: last + values[0], "mul": lambda: last * 2,
-                       "exp": lambda: last.exp(), "sum_keep": lambda: last.sum() * x,
-                       "reuse": lambda: last * last}[op]())
+        make = {"add": lambda a: a + values[0], "mul": lambda a: a * 2, "exp": lambda a: a.exp(),
+                "sum_keep": lambda a: a.sum() * x, "reuse": lambda a: a * a}
+        values.append(make[op](last))
     g = autograd_graph(values[-1], {"x": x}, name="out")
     d = _digraph(g)
     assert nx.is_directed_acyclic_graph(d)

@@ -85,7 +85,7 @@ def test_values_come_back_unswapped(po: Path) -> None:
             for value in values.values():
                 if src.count(value) != out.count(value):
                     wrong.append((source, translated))
-            literal = [n for n in re.findall(r"\d+", re.sub(r"\{[^}]*\}", "", source))]
+            literal = list(re.findall(r"\d+", re.sub(r"\{[^}]*\}", "", source)))
             if sorted(literal) != sorted(re.findall(r"\d+", re.sub(r"\{[^}]*\}", "", translated))):
                 wrong.append((source, translated, "numbers differ"))
     assert wrong == []

@@ -14,8 +14,16 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.lessons import (LESSON_DIR, LESSONS, check_lesson, lesson_cells, lesson_path, read_titles, render_lesson,
-                              split_cells)
+from explorer.lessons import (
+    LESSON_DIR,
+    LESSONS,
+    check_lesson,
+    lesson_cells,
+    lesson_path,
+    read_titles,
+    render_lesson,
+    split_cells,
+)
 
 IDS = [lesson["id"] for lesson in LESSONS]
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -77,7 +85,7 @@ def _width(text: str) -> int:
 
 def test_catalogue_lists_eight_to_ten_numbered_lessons() -> None:
     assert 8 <= len(LESSONS) <= 10
-    assert IDS == sorted(IDS)
+    assert sorted(IDS) == IDS
     assert len(set(IDS)) == len(IDS)
     for lesson in LESSONS:
         path = Path(lesson["path"])

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from tests.agent_calls import call
 from explorer.core.memory.map import element_position, memory_map
+from tests.agent_calls import call
 
 
 def rows_by_name(payload: dict) -> dict[str, dict]:

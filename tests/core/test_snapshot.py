@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 import torch
 
-from tests.agent_calls import call
 from explorer.core.resolve import resolve
 from explorer.core.snapshot.build import build_snapshot
 from explorer.core.summary.dispatch import VAR_KEYS, summarize, summarize_into
 from explorer.core.summary.namespace import array_entries, is_hidden
+from tests.agent_calls import call
 
 
 class _FakeMemory:
@@ -155,7 +155,7 @@ def test_hostile_namespace_values_never_fail(fake_memory: _FakeMemory) -> None:
 
     class Raises(torch.Tensor):
         @classmethod
-        def __torch_function__(cls, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN206
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
             raise RuntimeError("no")
 
     ns = {"b": BadRepr(), "u": Unhashable(), "r": torch.ones(1).as_subclass(Raises),
@@ -294,11 +294,11 @@ def test_cycles_deep_nesting_and_bounds() -> None:
 
 def test_overridden_container_methods_are_not_called() -> None:
     class Lazy(dict):
-        def items(self):  # noqa: ANN201
+        def items(self):
             raise AssertionError("must not be called")
 
     class Weird(list):
-        def __iter__(self):  # noqa: ANN204
+        def __iter__(self):
             raise AssertionError("must not be called")
 
     t = torch.ones(1)
@@ -313,7 +313,7 @@ def test_module_overrides_are_not_called() -> None:
             super().__init__()
             self.fc = torch.nn.Linear(1, 1)
 
-        def named_parameters(self, *args: Any, **kwargs: Any):  # noqa: ANN201
+        def named_parameters(self, *args: Any, **kwargs: Any):
             raise RuntimeError("cannot list")
 
     var = summarize("b", Broken())

@@ -12,9 +12,10 @@ from __future__ import annotations
 import ast
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -101,7 +102,7 @@ def _second_run_work(n: int, monkeypatch: pytest.MonkeyPatch) -> tuple[Counter, 
 
 
 def test_second_run_work_grows_linearly(monkeypatch: pytest.MonkeyPatch) -> None:
-    small, snap = _second_run_work(40, monkeypatch)
+    small, _snap = _second_run_work(40, monkeypatch)
     large, big_snap = _second_run_work(160, monkeypatch)
     # The run really exercised the tracker: rebinding, and writes through an alias.
     assert big_snap["changes"]["d7['w']"] == {"status": "changed_through", "through": "alias7"}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, ClassVar
 from unittest import mock
 
 import numpy as np
@@ -36,12 +37,12 @@ class _HostileSub(torch.Tensor):
     """Every torch operation on it raises, attribute reads included."""
 
     @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN206
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
         raise RuntimeError("hostile tensor")
 
 
 class _BadStorage(torch.Tensor):
-    def untyped_storage(self):  # noqa: ANN201
+    def untyped_storage(self):
         raise RuntimeError("storage is gone")
 
 
@@ -49,11 +50,11 @@ class _Wrapper(torch.Tensor):
     """A wrapper subclass (like DTensor) with no storage of its own."""
 
     @staticmethod
-    def __new__(cls, elem: torch.Tensor):  # noqa: ANN205
+    def __new__(cls, elem: torch.Tensor):
         return torch.Tensor._make_wrapper_subclass(cls, elem.shape, dtype=elem.dtype)
 
     @classmethod
-    def __torch_dispatch__(cls, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN206
+    def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
         raise RuntimeError("no kernels here")
 
 
@@ -292,10 +293,10 @@ def test_fast_and_careful_paths_agree(factory: Callable[[], Any]) -> None:
 class _Recorder(torch.Tensor):
     """Records every torch function called on it, to prove summaries read no data."""
 
-    calls: list[str] = []
+    calls: ClassVar[list[str]] = []
 
     @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN206
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
         cls.calls.append(getattr(func, "__name__", str(func)))
         return super().__torch_function__(func, types, args, kwargs or {})
 

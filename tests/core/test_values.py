@@ -11,8 +11,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.agent_calls import call
 from explorer.core.values.window import MAX_CELLS, value_window
+from tests.agent_calls import call
 
 
 def _expected_cell(x: object) -> object:
@@ -278,5 +278,5 @@ def test_property_window_equals_indexing(case: tuple[object, dict]) -> None:
     res = value_window(value, **params)
     check_window(value, res)
     nr, nc = len(res["rows"]), len(res["rows"][0]) if res["rows"] else 0
-    assert nr <= max(params["nrows"], 0) and nc <= max(params["ncols"], 0) or nr == 0
+    assert (nr <= max(params["nrows"], 0) and nc <= max(params["ncols"], 0)) or nr == 0
     assert res["row0"] + nr <= res["total_rows"]

@@ -34,10 +34,10 @@ class PauseDriver:
         request_id, text = self.kernel.channel.encode(request)
         self.kernel.client.input(text)
         deadline = time.monotonic() + TIMEOUT
-        while request_id not in self.kernel._replies:  # noqa: SLF001 - the headless client's reply box
+        while request_id not in self.kernel._replies:
             assert time.monotonic() < deadline, f"no reply to {request.method}"
-            self._note(self.kernel._pump(0.2))  # noqa: SLF001
-        return protocol.unpacked(self.kernel._replies.pop(request_id))  # noqa: SLF001
+            self._note(self.kernel._pump(0.2))
+        return protocol.unpacked(self.kernel._replies.pop(request_id))
 
     def wait_event(self, name: str) -> dict[str, Any]:
         deadline = time.monotonic() + TIMEOUT
@@ -47,14 +47,14 @@ class PauseDriver:
                     self.kernel.events.remove((event, data))
                     return data
             assert time.monotonic() < deadline, f"no {name} event"
-            self._note(self.kernel._pump(0.2))  # noqa: SLF001
+            self._note(self.kernel._pump(0.2))
 
     def finish(self) -> str:
         """Wait for the run to end; its status ("ok" or "error")."""
         deadline = time.monotonic() + TIMEOUT
         while True:
             assert time.monotonic() < deadline, "the run did not end"
-            msg = self.kernel._pump(0.2)  # noqa: SLF001
+            msg = self.kernel._pump(0.2)
             self._note(msg)
             if msg and msg["parent_header"].get("msg_id") == self.msg_id and msg["msg_type"] == "status" \
                     and msg["content"]["execution_state"] == "idle":

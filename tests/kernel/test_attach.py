@@ -68,7 +68,7 @@ def test_default_is_the_newest_connection_file_in_the_runtime_folder(tmp_path, m
     os.utime(old, (1_000_000, 1_000_000))
     assert find_connection_file(None) == str(new)
     assert find_connection_file("kernel-old.json") == str(old)  # a name in the runtime folder
-    with pytest.raises(AttachError, match="No connection file 'nothing.json'"):
+    with pytest.raises(AttachError, match=r"No connection file 'nothing\.json'"):
         find_connection_file("nothing.json")
 
 

@@ -19,9 +19,9 @@ import time
 
 sys.path.insert(0, os.getcwd())
 
-from PySide6.QtCore import QCoreApplication  # noqa: E402
-from PySide6.QtTest import QTest  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 CODE = """import torch
 import torch.nn as nn

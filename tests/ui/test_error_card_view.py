@@ -10,9 +10,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QPushButton
 
+from explorer import protocol
 from explorer.ui.error_card_view import ErrorCardView, rich_text
 from tests.core.test_errors_cells import CELL, raise_in_cell
-from explorer import protocol
 from tests.ui.fakes import InProcessSource
 
 MATMUL = "a = torch.randn(4, 3)\nb = torch.randn(4, 5)\nc = a @ b"

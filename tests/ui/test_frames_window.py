@@ -70,7 +70,7 @@ def test_an_error_three_calls_deep_offers_each_frames_locals(shared) -> None:
     assert [frames.combo.itemText(i) for i in range(frames.combo.count())] == [
         "All variables (the namespace)", "top level, line 15", "f(), line 12", "g(), line 9", "h(), line 5"]
     assert "h(), line 5" in frames.status.text()
-    assert window.error_card.isVisible() and "d" in window.error_card._variables.text()  # noqa: SLF001
+    assert window.error_card.isVisible() and "d" in window.error_card._variables.text()
     _pick(qtbot, window, 3, ["b", "part"])
     assert row_text(window, "b", "strides") == "(8, 32) B"  # x.T: NumPy strides in bytes
     assert row_text(window, "b", "memory_group") == row_text(window, "part", "memory_group") != ""
@@ -96,13 +96,13 @@ def test_breakpoint_in_a_loop_pauses_shows_its_variables_and_continues(shared) -
     with qtbot.waitSignal(session.paused, timeout=TIMEOUT):
         press(qtbot, window, Qt.Key.Key_F5, wait_run=False)
     for i in range(3):
-        qtbot.waitUntil(lambda: frames.is_paused and window.inspector_model.variable("w") is not None
+        qtbot.waitUntil(lambda i=i: frames.is_paused and window.inspector_model.variable("w") is not None
                         and _repr(window, "i") == str(i), timeout=TIMEOUT)
         assert frames.continue_button.isVisible() and "line 5" in frames.status.text()
         assert window.kernel_extras.continue_action.isEnabled()
         window.inspector.select("w")
         window.details.setCurrentWidget(window.details.values)
-        qtbot.waitUntil(lambda: window.details.values.cell_text(0, 0) == str(i), timeout=TIMEOUT)
+        qtbot.waitUntil(lambda i=i: window.details.values.cell_text(0, 0) == str(i), timeout=TIMEOUT)
         if i < 2:
             with qtbot.waitSignal(session.paused, timeout=TIMEOUT):
                 qtbot.keyClick(window.editor, Qt.Key.Key_F8)
@@ -131,7 +131,7 @@ def test_input_is_asked_in_a_dialog(shared) -> None:
     type_code(qtbot, window, "answer = input('size? ')\n")
     with qtbot.waitSignal(window.session.input_requested, timeout=TIMEOUT):
         press(qtbot, window, Qt.Key.Key_F5, wait_run=False)
-    dialog = window.kernel_extras._dialog  # noqa: SLF001
+    dialog = window.kernel_extras._dialog
     assert dialog is not None and dialog.labelText() == "size? "
     dialog.setTextValue("42")
     with qtbot.waitSignal(window.session.run_finished, timeout=TIMEOUT):

@@ -9,8 +9,8 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QLabel
 
-from explorer.ui.graph_view import GraphView, layered_positions
 from explorer.ui.app_state import AppState
+from explorer.ui.graph_view import GraphView, layered_positions
 from tests.ui.fakes import InProcessSource
 
 SEED = "x = torch.tensor(2.0, requires_grad=True)\ny = x * 3\nz = y * y\n"

@@ -9,9 +9,9 @@ import pytest
 import torch
 from PySide6.QtGui import QGuiApplication
 
-from explorer.ui.image.image_view import ImageView
 from explorer import protocol
 from explorer.ui.app_state import AppState
+from explorer.ui.image.image_view import ImageView
 from tests.ui.fakes import InProcessSource
 
 

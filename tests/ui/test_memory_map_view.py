@@ -10,9 +10,9 @@ import torch
 from PySide6.QtCore import QPoint
 from PySide6.QtGui import QFont, QImage
 
-from explorer.ui.memory_map_view import GROUP_COLORS, MemoryMapView
 from explorer import protocol
 from explorer.ui.app_state import AppState
+from explorer.ui.memory_map_view import GROUP_COLORS, MemoryMapView
 from tests.ui.fakes import HeldSource, InProcessSource
 
 

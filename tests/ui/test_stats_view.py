@@ -8,8 +8,8 @@ import torch
 from PySide6.QtCore import Qt
 
 from explorer import protocol
-from explorer.ui.stats_view import AUTO_LIMIT, StatsView
 from explorer.ui.app_state import AppState
+from explorer.ui.stats_view import AUTO_LIMIT, StatsView
 from tests.ui.fakes import InProcessSource
 
 
@@ -153,7 +153,6 @@ def test_histogram_labels_follow_the_font_and_use_a_cjk_font_in_chinese(qtbot, m
     from PySide6.QtGui import QFont
 
     from explorer.ui import figure_fonts
-
     from explorer.ui.i18n import install_language
 
     monkeypatch.setattr(figure_fonts, "cjk_family", lambda: "Some CJK Family")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -131,7 +132,7 @@ def test_backward_twice_says_why_the_gradient_doubled(shared) -> None:
     window.editor.go_to_line(1)
     notes = []
     for _ in range(5):
-        result = _press_step(qtbot, window, Qt.Key.Key_F10)
+        _press_step(qtbot, window, Qt.Key.Key_F10)
         notes.append({row[0]: row for row in window.step_panel.cell_texts()}.get("x"))
     assert notes[2][2].endswith(".grad = 36.") and "filled x.grad" in notes[2][3]
     assert notes[3][1].endswith(".grad = 36.") and notes[3][2].endswith(".grad = 72.")
@@ -172,7 +173,7 @@ def test_lessons_follow_the_language_and_both_on_request(shared) -> None:
     qtbot, window = shared
     window.editor.document().setModified(False)
     window.open_lesson(lesson_path("07"))
-    source = open(lesson_path("07"), encoding="utf-8").read()
+    source = Path(lesson_path("07")).read_text(encoding="utf-8")
     assert window.editor.toPlainText() == render_lesson(source, "en")
     window.editor.go_to_line(12)
     try:

@@ -318,7 +318,7 @@ def test_the_language_follows_the_system_unless_chosen(monkeypatch) -> None:
         def system(self):
             return self
 
-        def uiLanguages(self):  # noqa: N802 - Qt's name
+        def uiLanguages(self):
             return self._languages
 
     QSettings().remove("language")

@@ -7,10 +7,10 @@ import pytest
 import torch
 from PySide6.QtCore import Qt
 
-from explorer.ui.values.values_table_model import BLOCK_ROWS, NAN_BACKGROUND, POSINF_COLOR, heat_color
-from explorer.ui.values.values_view import ValuesView
 from explorer import protocol
 from explorer.ui.app_state import AppState
+from explorer.ui.values.values_table_model import BLOCK_ROWS, NAN_BACKGROUND, POSINF_COLOR, heat_color
+from explorer.ui.values.values_view import ValuesView
 from tests.ui.fakes import HeldSource, InProcessSource
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt

@@ -30,7 +30,7 @@ def open_window(qtbot, keep_recovery: bool = False, **options):
     qtbot.waitExposed(window)
     window.activateWindow()
     qtbot.waitUntil(lambda: session.is_ready and session.status == "idle", timeout=TIMEOUT)
-    qtbot.waitUntil(lambda: not window.console.__class__.__name__ == "QLabel", timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: window.console.__class__.__name__ != "QLabel", timeout=TIMEOUT)
     return window, session
 
 

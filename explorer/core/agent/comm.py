@@ -12,7 +12,8 @@ import contextlib
 import io
 import traceback
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from explorer import protocol
 from explorer.core.agent.handlers import HANDLERS, Agent, ClientState

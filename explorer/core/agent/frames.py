@@ -12,9 +12,10 @@ from __future__ import annotations
 import itertools
 import os
 import traceback
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import FrameType, TracebackType
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from explorer.core.errors.cards import is_library, source_of
 from explorer.core.errors.source import cell_offset

@@ -18,7 +18,8 @@ import json
 import os
 import sys
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from explorer import protocol
 from explorer.core.agent.frames import FrameStack, stack_frames

@@ -8,7 +8,16 @@ from typing import Any
 
 from explorer.core.errors.context import ErrorContext, join
 from explorer.core.errors.entry import Card, Entry
-from explorer.core.errors.flow import Step, chain, converts_out, cuts_graph, has_grad_fn, reads, steps_before, uncut
+from explorer.core.errors.flow import (
+    Step,
+    chain,
+    converts_out,
+    cuts_graph,
+    has_grad_fn,
+    reads,
+    steps_before,
+    uncut,
+)
 from explorer.core.errors.inplace import ENTRIES as INPLACE_ENTRIES
 from explorer.core.errors.safe import (
     flag,

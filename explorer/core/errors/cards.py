@@ -5,7 +5,8 @@ from __future__ import annotations
 import linecache
 import os
 import sysconfig
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from explorer.core.errors.context import ErrorContext, variable_record
 from explorer.core.errors.entry import Card
@@ -63,7 +64,10 @@ def checked_fix(card: Card, scopes: list[dict[str, Any]], default_line: int | No
 def card_dict(key: str, card: Card, ctx: ErrorContext, offset: int, severity: str) -> dict[str, Any]:
     """The JSON card: the fix checked, every line moved to the submitted code's numbering."""
     fix, mode, fix_line = checked_fix(card, ctx.scopes, ctx.statement.lineno if ctx.statement else ctx.line)
-    shift = (lambda n: n + offset if isinstance(n, int) else None)
+
+    def shift(n: object) -> int | None:
+        return n + offset if isinstance(n, int) else None
+
     return {"key": key, "severity": severity, "line": shift(ctx.line), "title": card.title,
             "explanation": card.explanation, "fix": fix, "fix_mode": mode, "fix_line": shift(fix_line),
             "code_line": ctx.code_line, "variables": _variables(ctx)}

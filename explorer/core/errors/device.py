@@ -9,7 +9,15 @@ from typing import Any
 from explorer.core.errors.context import ErrorContext, join
 from explorer.core.errors.entry import Card, Entry
 from explorer.core.errors.fixes import node_for, receiver, swap
-from explorer.core.errors.safe import array_attr, device_of, flag, is_ndarray, is_tensor, module_parameters, short_dtype
+from explorer.core.errors.safe import (
+    array_attr,
+    device_of,
+    flag,
+    is_ndarray,
+    is_tensor,
+    module_parameters,
+    short_dtype,
+)
 from explorer.core.errors.source import comment_lines, replaced
 from explorer.core.errors.spelling import spell
 from explorer.core.i18n import _

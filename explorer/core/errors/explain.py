@@ -12,8 +12,8 @@ from __future__ import annotations
 import contextlib
 import traceback
 import warnings
+from collections.abc import Iterable, Iterator
 from types import FrameType, TracebackType
-from typing import Iterable, Iterator
 
 from explorer.core import i18n
 from explorer.core.errors.cards import card_dict, is_user_file, source_of
@@ -25,7 +25,7 @@ from explorer.core.errors.source import cell_offset, comment_lines
 from explorer.core.errors.warned import warning_card
 from explorer.core.i18n import _
 
-__all__ = ["explain", "hints", "explain_warning", "is_clean_exit"]
+__all__ = ["explain", "explain_warning", "hints", "is_clean_exit"]
 
 _MAX_MESSAGE = 2000
 _MAX_TRACEBACK = 4000
@@ -63,9 +63,8 @@ def _format_traceback(exc: BaseException) -> str:
 
 def _locate(exc: BaseException, namespace: dict, code_filenames: Iterable[str]) -> tuple[str, int | None, list[dict]]:
     """(source of the failing file, line in it, scopes) for the failing line of the learner's code."""
-    if isinstance(exc, SyntaxError) and exc.lineno:
-        if is_user_file(exc.filename or "<unknown>", code_filenames):
-            return source_of(exc.filename or "") or (exc.text or ""), exc.lineno, [namespace]
+    if isinstance(exc, SyntaxError) and exc.lineno and is_user_file(exc.filename or "<unknown>", code_filenames):
+        return source_of(exc.filename or "") or (exc.text or ""), exc.lineno, [namespace]
     found = _user_frame(exc.__traceback__, code_filenames)
     if found is None:
         return "", None, [namespace]

@@ -7,8 +7,9 @@ the ``.detach()`` / ``.data`` / ``torch.no_grad()`` that cut it off from the wei
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from explorer.core.errors.safe import is_tensor, scope_get, tensor_attr
 
@@ -81,14 +82,14 @@ class _Uncut(ast.NodeTransformer):
     def __init__(self) -> None:
         self.changed = False
 
-    def visit_Call(self, node: ast.Call) -> ast.AST:  # noqa: N802 - ast API
+    def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         if isinstance(node.func, ast.Attribute) and node.func.attr in _CUT_METHODS and not node.args:
             self.changed = True
             return node.func.value
         return node
 
-    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:  # noqa: N802
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         self.generic_visit(node)
         if node.attr == "data" and isinstance(node.ctx, ast.Load):
             self.changed = True

@@ -7,7 +7,8 @@ the submitted code, and its fix is checked like an error card's (only names the 
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from explorer.core.errors.cards import card_dict
 from explorer.core.errors.context import ErrorContext, dotted_name, join

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from explorer.core.errors.context import join
 from explorer.core.errors.entry import Card

@@ -115,7 +115,7 @@ def _linear_in(ctx: ErrorContext) -> tuple[str, Any, ast.Call, str] | None:
 
 def _linear(ctx: ErrorContext) -> Card:
     k1, k2 = int(ctx.g("k1", "0")), int(ctx.g("k2", "0"))
-    path, layer, call, callee = _linear_in(ctx)  # type: ignore[misc]
+    path, layer, call, _callee = _linear_in(ctx)  # type: ignore[misc]
     out = _attr(layer, "out_features")
     x = ast.unparse(call.args[0]) if call.args else ""
     said = ctx.facts_sentence([x]) if x in ctx.tensors else ""

@@ -113,7 +113,7 @@ def _target_shape(ctx: ErrorContext) -> Card:
 
 
 def _target_class(ctx: ErrorContext) -> Card:
-    _call, out, target = _shapes(ctx)
+    _call, out, _target = _shapes(ctx)
     shape = shape_of(ctx.tensors.get(out or ""))
     classes = shape[1] if shape and len(shape) >= 2 else None
     bad = ctx.g("t")

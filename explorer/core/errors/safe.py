@@ -14,7 +14,8 @@ import contextlib
 import inspect
 import sys
 import types
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 _C_DESCRIPTORS = (types.GetSetDescriptorType, types.MemberDescriptorType)
 _LIBRARIES = ("torch", "numpy")

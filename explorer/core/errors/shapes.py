@@ -80,7 +80,7 @@ def suggest_shape(size: int, wanted: list[int]) -> list[int]:
         return [size // math.prod(rest), *wanted[1:]]
     if len(wanted) <= 1 or size == 0:
         return [size]
-    root = int(math.isqrt(size))
+    root = math.isqrt(size)
     first = next(d for d in range(root, 0, -1) if size % d == 0)
     return [first, size // first]
 

@@ -30,7 +30,7 @@ def cell_offset(code: str, compiled: str) -> int | None:
         ran.pop()
     if not ran:
         return None
-    for offset in range(0, len(submitted) - len(ran) + 1):
+    for offset in range(len(submitted) - len(ran) + 1):
         if submitted[offset:offset + len(ran)] == ran and all(not s for s in submitted[:offset]):
             return offset
     return None

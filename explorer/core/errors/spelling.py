@@ -12,7 +12,8 @@ import ast
 import builtins
 import sys
 import types
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from explorer.core.errors.safe import instance_dict
 
@@ -95,36 +96,36 @@ class _Reads(ast.NodeVisitor):
         if name not in self.bound:
             self.free.append(name)
 
-    def visit_Name(self, node: ast.Name) -> None:  # noqa: N802 - ast API
+    def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
             self._read(node.id)
         else:
             self.bound.add(node.id)
 
-    def visit_Assign(self, node: ast.Assign) -> None:  # noqa: N802
+    def visit_Assign(self, node: ast.Assign) -> None:
         self.visit(node.value)
         for target in node.targets:
             self.visit(target)
 
-    def visit_AugAssign(self, node: ast.AugAssign) -> None:  # noqa: N802
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self.visit(node.value)
         if isinstance(node.target, ast.Name):
             self._read(node.target.id)
         self.visit(node.target)
 
-    def visit_For(self, node: ast.For) -> None:  # noqa: N802
+    def visit_For(self, node: ast.For) -> None:
         self.visit(node.iter)
         self.visit(node.target)
         for stmt in node.body + node.orelse:
             self.visit(stmt)
 
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:  # noqa: N802
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         self.bound.add(node.name)  # the body runs later, with its own names: not checked
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
     visit_ClassDef = visit_FunctionDef  # type: ignore[assignment]
 
-    def visit_Lambda(self, node: ast.Lambda) -> None:  # noqa: N802
+    def visit_Lambda(self, node: ast.Lambda) -> None:
         return None
 
     def _comprehension(self, node: ast.AST) -> None:

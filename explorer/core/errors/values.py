@@ -22,7 +22,7 @@ def _embedding_card(ctx: ErrorContext, said: str) -> Card | None:
         size = static_attr(module, "num_embeddings")[1]
         rule = _("An nn.Embedding with num_embeddings={n} has one row per index, so it accepts the indices 0 … {last} "
                  "only.").format(n=size, last=size - 1)
-        indices = [v for v in ctx.tensors.values() if is_tensor(v) and not class_name(v) == "Parameter"]
+        indices = [v for v in ctx.tensors.values() if is_tensor(v) and class_name(v) != "Parameter"]
         biggest = max((int(tensor_attr(tensor_attr(v, "max"), "item")) for v in indices if tensor_attr(v, "numel")),
                       default=None)
         fix, line = None, None
@@ -89,9 +89,9 @@ def _tensor_list(ctx: ErrorContext) -> ast.Call | None:
     """The ``torch.tensor([a, b])`` call whose list holds tensors."""
     for node in ctx.nodes():
         if isinstance(node, ast.Call) and call_name(node) in ("tensor", "as_tensor") and node.args \
-                and isinstance(node.args[0], (ast.List, ast.Tuple)):
-            if any(ast.unparse(e) in ctx.tensors for e in node.args[0].elts):
-                return node
+                and isinstance(node.args[0], (ast.List, ast.Tuple)) \
+                and any(ast.unparse(e) in ctx.tensors for e in node.args[0].elts):
+            return node
     return None
 
 

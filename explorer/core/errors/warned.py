@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 from types import FrameType
-from typing import Any, Iterable
+from typing import Any
 
 from explorer.core.errors.cards import card_dict, is_user_file, source_of
 from explorer.core.errors.context import ErrorContext, call_name, context_for, fmt_shape, join

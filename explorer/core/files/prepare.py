@@ -23,7 +23,7 @@ from explorer.core.files.common import FileLoadError, show
 from explorer.core.files.naming import check_name, variable_name
 from explorer.core.i18n import N_, _
 
-__all__ = ["FileLoadError", "prepare_load", "variable_name", "sniff", "FORMATS"]
+__all__ = ["FORMATS", "FileLoadError", "prepare_load", "sniff", "variable_name"]
 
 FORMATS: dict[str, str] = {
     ".npy": "npy",
@@ -33,7 +33,7 @@ FORMATS: dict[str, str] = {
     ".ckpt": "pt",
     ".bin": "pt",
     ".safetensors": "safetensors",
-    **{ext: "image" for ext in (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp")},
+    **dict.fromkeys((".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp"), "image"),
 }
 SCRIPTS = (".py", ".pyw", ".ipynb")
 # Signature -> the extension to suggest when an image arrives under a wrong name.
@@ -162,7 +162,7 @@ def sniff(path: str, head: bytes, size: int) -> str | None:
     """Name the format the content looks like ("npy", "npz", "pt", "safetensors", "image", "zip"), or None."""
     if head.startswith(b"\x93NUMPY"):
         return "npy"
-    if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return _zip_kind(path)
     if _image_extension(head):
         return "image"
@@ -284,7 +284,7 @@ def prepare_load(
     except RecursionError:
         raise FileLoadError(_("{file} is nested too deeply to check safely.").format(
             file=show(os.path.basename(local)))) from None
-    except Exception as exc:  # noqa: BLE001 - last resort: the user still gets one sentence, not a traceback
+    except Exception as exc:
         # TRANSLATORS: {error} is the name of a Python exception, such as KeyError.
         raise FileLoadError(_("{file} could not be checked (unexpected {error}); it may be damaged.").format(
             file=show(os.path.basename(local)), error=type(exc).__name__)) from exc

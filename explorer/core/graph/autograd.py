@@ -14,8 +14,8 @@ import sys
 from collections import deque
 from typing import Any
 
-from explorer.core.i18n import _
 from explorer.core.graph.gradients import annotate
+from explorer.core.i18n import _
 
 _PREVIEW_ELEMENTS = 8
 # Naming looks inside containers only this far: a list of a million numbers must not stall the graph.
@@ -93,7 +93,7 @@ def _named_tensors(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
 def _module_params(name: str, module: Any) -> list[tuple[str, Any]]:
     try:
         return [(f"{name}.{pname}", p) for pname, p in module.named_parameters()]
-    except Exception:  # a broken user module must not break the graph
+    except Exception:  # a broken user module must not break the graph  # noqa: BLE001
         return []
 
 
@@ -121,7 +121,7 @@ class _Names:
 def _shape(tensor: Any) -> list[int] | None:
     try:
         return [int(s) for s in tensor.shape]
-    except Exception:  # nested tensors have no single shape
+    except Exception:  # nested tensors have no single shape  # noqa: BLE001
         return None
 
 
@@ -143,7 +143,7 @@ def grad_preview(grad: Any) -> str:
             head = g.reshape(-1)[:4].cpu()
             return "[" + ", ".join(_short_repr(v) for v in head) + ", …]"
         return _short_repr(g.cpu())
-    except Exception as exc:  # exotic tensor types must never break the graph
+    except Exception as exc:  # exotic tensor types must never break the graph  # noqa: BLE001
         return f"<{type(exc).__name__}>"
 
 
@@ -205,7 +205,7 @@ def _is_freed(fn: Any) -> bool:
         except RuntimeError as exc:
             if "freed" in str(exc):
                 return True
-        except Exception:
+        except Exception:  # noqa: BLE001
             continue
     return False
 

@@ -11,7 +11,8 @@ inspector. Cost: one fingerprint per tensor that requires grad or has one.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from explorer.core.resolve import resolve
 from explorer.core.snapshot.changes import fingerprint

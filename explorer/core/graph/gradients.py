@@ -20,7 +20,6 @@ from typing import Any
 from explorer.core.graph.local import OTHER, local_rules, number
 from explorer.core.graph.records import record_of
 
-
 #: Stands for an input no variable holds (an intermediate result) in a formula.
 UNNAMED = "(…)"
 

@@ -12,7 +12,8 @@ Formulas are mathematics, not sentences, so they need no translation.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 #: In a formula, the other input's label (or the constant the node saved).
 OTHER = "{other}"

@@ -6,7 +6,7 @@ canvas will show) and the kernel-side drawing agree by construction.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -34,7 +34,7 @@ from explorer.core.image.sample import (
 )
 from explorer.core.image.scale import Scaled, scale_pixels
 
-__all__ = ["LAYOUTS", "detect_layout", "image_payload", "render_png", "build_image"]
+__all__ = ["LAYOUTS", "build_image", "detect_layout", "image_payload", "render_png"]
 
 RENDER_MAX_SIDE = 8192  # a PNG larger than this per side is downsampled like the canvas
 

@@ -46,9 +46,16 @@ import numpy as np
 
 from explorer.core.i18n import _
 from explorer.core.memory.groups import allocation_key, group_of, is_array_like, is_tensor, reach
-from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting, is_sub, plain_array, plain_tensor, tget
+from explorer.core.summary.static import (
+    PRISTINE_BUILTINS,
+    inspecting,
+    is_sub,
+    plain_array,
+    plain_tensor,
+    tget,
+)
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 MAX_ROWS = 8
 MAX_VISITS = 4096
@@ -171,7 +178,7 @@ def _cell_values(target: Any, space: str, lo: int, hi: int, unit_bytes: int, bin
         if unit_bytes == 1 and _itemsize(target) != 1:
             return [f"{b:02x}" for b in raw]
         return [_fmt(x) for x in _decode(target, raw)]
-    except Exception:  # object arrays, quantized tensors, odd dtypes: draw without values
+    except Exception:  # object arrays, quantized tensors, odd dtypes: draw without values  # noqa: BLE001
         return [None] * cells
 
 

@@ -11,12 +11,13 @@ in the number of variables, however many the code wrote.
 from __future__ import annotations
 
 import bisect
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from explorer.core.memory.groups import allocation_key, key_from_var, reach, reach_from_var, shares_bytes
 from explorer.core.summary.static import PRISTINE_BUILTINS
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 MAX_CHECKS = 256
 _MISSING = object()

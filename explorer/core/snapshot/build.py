@@ -6,11 +6,11 @@ import warnings
 from typing import Any
 
 import explorer.core.memory.groups  # noqa: F401 - imported now so numpy is bound before user code can hide it
-from explorer.core.summary.namespace import summarize_namespace
 from explorer.core.summary.format import preview_budget
+from explorer.core.summary.namespace import summarize_namespace
 from explorer.core.summary.static import PRISTINE_BUILTINS, gc_paused, inspecting
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 # Value previews per snapshot (the first variables get them; see summary_format).
 PREVIEW_BUDGET = 200

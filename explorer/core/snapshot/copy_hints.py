@@ -17,7 +17,7 @@ from explorer.core.memory.groups import allocation
 from explorer.core.snapshot.written import parse_code
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 # method name -> hint template ({src} is the source variable), translated when the hint is written
 _METHODS = {
@@ -41,9 +41,9 @@ def _source_call(value: ast.AST) -> tuple[str, str] | None:
     if not isinstance(value, ast.Call):
         return None
     func = value.func
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in _METHODS:
-        if func.value.id not in ("torch", "np", "numpy"):
-            return _METHODS[func.attr], func.value.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in _METHODS \
+            and func.value.id not in ("torch", "np", "numpy"):
+        return _METHODS[func.attr], func.value.id
     if isinstance(func, ast.Attribute) and func.attr in _FUNCTIONS and value.args:
         first = value.args[0]
         if isinstance(first, ast.Name):

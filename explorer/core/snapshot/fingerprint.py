@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import ctypes
 import zlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +46,7 @@ from explorer.core.summary.static import (
     tget,
 )
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 EXACT_BYTES = 64 * 1024
 SAMPLE_CHUNKS = 16
@@ -202,7 +203,7 @@ def unchanged(before: tuple, old_var: dict | None, now: tuple, new_var: dict) ->
         return before == now
     if not is_quick(before) or old_var is None:
         return False
-    return all([old_var.get(key) == new_var.get(key) for key in _FACTS])
+    return all(old_var.get(key) == new_var.get(key) for key in _FACTS)
 
 
 def _small_tensor_data(value: Any, var: dict) -> Any:

@@ -7,11 +7,11 @@ grows with the code, not with the namespace.
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from collections.abc import Iterator
 
 from explorer.core.summary.static import PRISTINE_BUILTINS
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 # Python/numpy methods that mutate their object (torch's in-place ones end in "_").
 _MUTATING_METHODS = frozenset({

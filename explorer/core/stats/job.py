@@ -24,7 +24,8 @@ from __future__ import annotations
 import math
 import sys
 import threading
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -91,7 +92,7 @@ class StatsJob:
             result = self._compute()
         except _Cancelled:
             self._state = "cancelled"
-        except Exception as exc:  # the GUI must get a sentence, not a dead thread
+        except Exception as exc:  # the GUI must get a sentence, not a dead thread  # noqa: BLE001
             self._error = str(exc) or type(exc).__name__
             self._state = "failed"
         else:
@@ -131,7 +132,7 @@ class StatsJob:
         hist = self._histogram(src, acc)
         return _result(src, acc, hist)
 
-    def _histogram(self, src: "_Source", acc: "_Accumulator") -> dict:
+    def _histogram(self, src: _Source, acc: _Accumulator) -> dict:
         if acc.finite == 0:
             return {"edges": [], "counts": [], "step": 1}
         lo, hi, nb = _hist_range(acc.lo, acc.hi, self._bins, src.integral)
@@ -251,7 +252,7 @@ def _hist_range(lo: float, hi: float, bins: int, integral: bool) -> tuple[float,
     return lo, hi, bins
 
 
-def _result(src: "_Source", acc: _Accumulator, hist: dict) -> dict:
+def _result(src: _Source, acc: _Accumulator, hist: dict) -> dict:
     """Assemble the JSON-able result."""
     has = acc.finite > 0
     conv = int if src.integral else float

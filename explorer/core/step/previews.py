@@ -13,9 +13,17 @@ from __future__ import annotations
 from typing import Any
 
 from explorer.core.summary.repr_text import safe_repr
-from explorer.core.summary.static import PRISTINE_BUILTINS, is_sub, library, plain_array, plain_tensor, tcall, tget
+from explorer.core.summary.static import (
+    PRISTINE_BUILTINS,
+    is_sub,
+    library,
+    plain_array,
+    plain_tensor,
+    tcall,
+    tget,
+)
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 #: At most this many elements are written out in full.
 FULL_ELEMENTS = 64

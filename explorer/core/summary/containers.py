@@ -12,7 +12,8 @@ from __future__ import annotations
 import inspect
 import keyword
 from collections import OrderedDict
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from explorer.core.i18n import _
 from explorer.core.summary.fields import ARRAY_KINDS, CONTAINER_KINDS, add_note, blank_var, error_text
@@ -26,7 +27,7 @@ from explorer.core.summary.static import (
     module_table,
 )
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 MAX_CHILDREN = 2000
 MAX_VISITS = 5000
@@ -175,7 +176,7 @@ def _access_path(paths: dict[str, tuple[str, Any]], dotted: str) -> str:
     prefix, _, leaf = dotted.rpartition(".")
     try:
         owner_path, owner = _module_path(paths, prefix)
-    except Exception:  # a module whose named_parameters() disagrees with its _modules
+    except Exception:  # a module whose named_parameters() disagrees with its _modules  # noqa: BLE001
         return f"{paths[''][0]}.{dotted}"
     return owner_path + _step(owner, leaf, _table_of(owner, leaf))
 

@@ -13,13 +13,20 @@ from typing import Any
 
 from explorer.core.i18n import _
 from explorer.core.summary.containers import container_var
-from explorer.core.summary.fields import ARRAY_KINDS, CONTAINER_KINDS, VAR_KEYS, add_note, blank_var, error_text
+from explorer.core.summary.fields import (
+    ARRAY_KINDS,
+    CONTAINER_KINDS,
+    VAR_KEYS,
+    add_note,
+    blank_var,
+    error_text,
+)
 from explorer.core.summary.ndarray import array_var
 from explorer.core.summary.repr_text import repr_and_error
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting, library
 from explorer.core.summary.tensor import tensor_var
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 __all__ = ["VAR_KEYS", "classify", "summarize", "summarize_into"]
 
 # id(class) -> (class, kind): keyed by identity, so a metaclass's __hash__/__eq__ is never called.
@@ -166,7 +173,7 @@ def other_var(name: str, value: Any) -> dict[str, Any]:
     """VAR of a value that is neither a tensor/array nor a container: type and bounded repr."""
     try:
         type_name = type(value).__name__
-    except Exception:  # pragma: no cover - type() always has a name
+    except Exception:  # pragma: no cover - type() always has a name  # noqa: BLE001
         type_name = "object"
     var = blank_var(name, "other", type_name)
     var["repr"], error = repr_and_error(value)

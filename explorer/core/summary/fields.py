@@ -47,7 +47,7 @@ def error_text(field: str, exc: BaseException) -> str:
     """One short line saying which field failed and why."""
     try:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    except Exception:  # an exception whose __str__ raises
+    except Exception:  # an exception whose __str__ raises  # noqa: BLE001
         message = ""
     error = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
     text = _("{field} unavailable ({error})").format(field=field, error=error)

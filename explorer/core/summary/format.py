@@ -8,15 +8,27 @@ never by ``repr`` (which would format their values).
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from explorer.core.summary.repr_text import ELLIPSIS, REPR_CHARS, clip, nested_repr, placeholder, safe_repr
 from explorer.core.summary.static import PRISTINE_BUILTINS, library, tcall, tget
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
-__all__ = ["ELLIPSIS", "PREVIEW_CHARS", "REPR_CHARS", "clip", "placeholder", "safe_repr", "tensor_preview",
-           "array_preview", "preview_budget", "format_values", "format_nested"]
+__builtins__ = PRISTINE_BUILTINS
+__all__ = [
+    "ELLIPSIS",
+    "PREVIEW_CHARS",
+    "REPR_CHARS",
+    "array_preview",
+    "clip",
+    "format_nested",
+    "format_values",
+    "placeholder",
+    "preview_budget",
+    "safe_repr",
+    "tensor_preview",
+]
 
 PREVIEW_CHARS = 80
 
@@ -26,7 +38,7 @@ def _format_scalar(x: Any) -> str:
     if isinstance(x, bool):
         return "True" if x else "False"
     if isinstance(x, float):
-        return _dot_floats("%.4g" % x)
+        return _dot_floats(f"{x:.4g}")
     if isinstance(x, complex):
         return f"{x.real:.3g}{x.imag:+.3g}j"
     if isinstance(x, int):
@@ -168,5 +180,5 @@ def array_preview(a: Any) -> str | None:
         code = a.dtype.kind
         kind = "f" if code == "f" else ("i" if code in "iub" else "o")
         return _format_any(a.tolist(), tuple(a.shape), kind)
-    except Exception:  # e.g. a subclass whose tolist() misbehaves
+    except Exception:  # e.g. a subclass whose tolist() misbehaves  # noqa: BLE001
         return None

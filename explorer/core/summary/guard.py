@@ -26,7 +26,7 @@ import types
 from typing import Any
 
 PRISTINE_BUILTINS: dict[str, Any] = dict(builtins.__dict__)
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - the point: later user tampering changes nothing here
+__builtins__ = PRISTINE_BUILTINS
 
 # Stack depth the inspector may need above the caller's frame (deep containers, torch, numpy).
 RECURSION_HEADROOM = 600
@@ -67,7 +67,7 @@ class inspecting:  # noqa: N801 - used like a function: ``with inspecting(): ...
     recursion limit. Nesting is cheap (the inner one finds nothing to undo).
     """
 
-    __slots__ = ("_limit", "_builtins", "_modules", "_gc", "_dispatch")
+    __slots__ = ("_builtins", "_dispatch", "_gc", "_limit", "_modules")
 
     def __enter__(self) -> inspecting:
         self._limit = _raise_limit()

@@ -9,10 +9,10 @@ from typing import Any
 
 from explorer.core.summary.dispatch import plain_types, summarize_into
 from explorer.core.summary.ndarray import array_var
-from explorer.core.summary.tensor import tensor_var
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting, library
+from explorer.core.summary.tensor import tensor_var
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 # IPython puts these in the user namespace; they are not the user's variables.
 HIDDEN_NAMES = frozenset({"In", "Out", "exit", "quit", "get_ipython"})
@@ -52,7 +52,7 @@ def _is_code_type(cls: type) -> bool:
             # np.sum & co. are not plain functions in numpy 2 but dispatcher objects.
             np_code = (numpy.ufunc, type(numpy.sum))
             return issubclass(cls, np_code) and not issubclass(cls, numpy.ndarray)
-    except Exception:  # a hostile __subclasscheck__: show the value rather than fail
+    except Exception:  # a hostile __subclasscheck__: show the value rather than fail  # noqa: BLE001
         return False
     return False
 

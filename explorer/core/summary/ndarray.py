@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from explorer.core.i18n import _, ngettext
 from explorer.core.summary.fields import add_note, blank_var, error_text
@@ -10,7 +11,7 @@ from explorer.core.summary.format import array_preview, clip
 from explorer.core.summary.static import PRISTINE_BUILTINS, array_base, array_data_ptr, library, plain_array
 from explorer.core.summary.static import outermost_array as _outermost_plain
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 PREVIEW_MAX_NUMEL = 16
 DTYPE_CHARS = 200

@@ -27,7 +27,7 @@ from typing import Any
 from explorer.core.i18n import _, ngettext
 from explorer.core.summary.static import PRISTINE_BUILTINS, library, plain_array, tget
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 REPR_CHARS = 200
 ELLIPSIS = "…"
@@ -190,16 +190,14 @@ def _is_torch_size(cls: type) -> bool:
 
 def _is_library_value(x: Any, cls: type) -> bool:
     """Exact library value types whose repr runs only library code on their own fields."""
-    if any(cls is t for t in _VALUE_TYPES) or issubclass(cls, pathlib.PurePath) and cls.__module__ == "pathlib":
+    if any(cls is t for t in _VALUE_TYPES) or (issubclass(cls, pathlib.PurePath) and cls.__module__ == "pathlib"):
         return True
     torch, numpy = library("torch"), library("numpy")
     if torch is not None and (cls is torch.dtype or cls is torch.device or cls is torch.layout
                               or cls is torch.memory_format):
         return True
-    if numpy is not None and (issubclass(cls, numpy.generic) and cls.__module__ == "numpy"
-                              and not issubclass(cls, numpy.object_) or issubclass(cls, numpy.dtype)):
-        return True
-    return False
+    return numpy is not None and ((issubclass(cls, numpy.generic) and cls.__module__ == "numpy"
+                                   and not issubclass(cls, numpy.object_)) or issubclass(cls, numpy.dtype))
 
 
 def _heavy_object_text(obj: Any, cls: type) -> str | None:

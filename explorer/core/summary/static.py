@@ -17,11 +17,12 @@ with ``__builtins__ = PRISTINE_BUILTINS``.
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from explorer.core.summary.guard import PRISTINE_BUILTINS, gc_paused, inspecting, library, remember
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 __all__ = ["PRISTINE_BUILTINS", "gc_paused", "inspecting", "library", "remember"]  # re-exported for callers
 
 

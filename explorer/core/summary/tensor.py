@@ -9,7 +9,8 @@ that one failing field becomes null with a note instead of a failing snapshot.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from explorer.core.i18n import _, ngettext
 from explorer.core.summary.fields import add_note, blank_var, error_text
@@ -17,7 +18,7 @@ from explorer.core.summary.format import tensor_preview
 from explorer.core.summary.sparse import sparse_problem
 from explorer.core.summary.static import PRISTINE_BUILTINS, has_python_dispatch, tcall, tget
 
-__builtins__ = PRISTINE_BUILTINS  # noqa: A001 - user code replacing builtins must not reach us
+__builtins__ = PRISTINE_BUILTINS
 
 PREVIEW_MAX_NUMEL = 16
 
@@ -60,7 +61,7 @@ def tensor_var(name: str, t: Any, torch: Any) -> dict[str, Any]:
             is_cpu = t.is_cpu
             if t.layout is plain[2] and not t.is_nested and (is_cpu or not t.is_meta):
                 return _fast_var(name, t, cls, is_cpu, cls is plain[1])
-        except Exception:  # e.g. a functorch wrapper without storage: redo field by field
+        except Exception:  # e.g. a functorch wrapper without storage: redo field by field  # noqa: BLE001
             pass
     return _safe_var(name, t, torch)
 
@@ -160,7 +161,7 @@ def _is_lazy(cls: type, torch: Any) -> bool:
     """True for nn.LazyLinear & co.'s placeholders, which raise on almost every read."""
     try:
         return issubclass(cls, torch.nn.parameter.UninitializedTensorMixin)
-    except Exception:  # the mixin is not public API
+    except Exception:  # the mixin is not public API  # noqa: BLE001
         return False
 
 
@@ -219,7 +220,7 @@ def _note_no_strides(t: Any, var: dict[str, Any], state: dict[str, Any]) -> None
     if str(layout).startswith("sparse"):
         try:
             stored = int(tcall(t, "_nnz"))
-        except Exception:  # _nnz is private and layout-specific
+        except Exception:  # _nnz is private and layout-specific  # noqa: BLE001
             stored = None
     if stored is None:
         add_note(var, _("{layout} tensor: no strides").format(layout=layout))
@@ -239,7 +240,7 @@ def _step_memory(t: Any, var: dict[str, Any], torch: Any, state: dict[str, Any])
         return
     try:
         var["data_ptr"] = int(tcall(t, "data_ptr"))
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001
         var["data_ptr"] = 0
         add_note(var, _no_storage_reason(t, exc, torch))
         return
@@ -252,7 +253,7 @@ def _no_storage_reason(t: Any, exc: BaseException, torch: Any) -> str:
     try:
         if torch._C._functorch.is_functorch_wrapped_tensor(t):
             return _("functorch-wrapped tensor (leaked from vmap/grad): no storage of its own")
-    except Exception:  # private API; fall back to the raw error text
+    except Exception:  # private API; fall back to the raw error text  # noqa: BLE001
         pass
     layout = str(tget(t, "layout"))
     if "sparse" in layout:

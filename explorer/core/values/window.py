@@ -395,7 +395,7 @@ def _safe_text(x: Any) -> str:
     """``str(x)`` clipped to a table cell; a failing ``__str__`` never breaks the window."""
     try:
         text = str(x)
-    except Exception as exc:  # user objects may raise anything
+    except Exception as exc:  # user objects may raise anything  # noqa: BLE001
         # TRANSLATORS: a table cell whose value could not be turned into text; {error} is an exception's name.
         text = _("<{type}: str() failed: {error}>").format(type=type(x).__name__, error=type(exc).__name__)
     return text if len(text) <= _TEXT_LIMIT else text[: _TEXT_LIMIT - 1] + "…"

@@ -26,14 +26,14 @@ _RUN_KEYS = {Qt.Key.Key_Return, Qt.Key.Key_Enter}
 class _LineNumberArea(QWidget):
     """The gutter; all painting is done by the editor."""
 
-    def __init__(self, editor: "CodeEditorWidget") -> None:
+    def __init__(self, editor: CodeEditorWidget) -> None:
         super().__init__(editor)
         self._editor = editor
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+    def sizeHint(self) -> QSize:
         return QSize(self._editor.gutter_width(), 0)
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+    def paintEvent(self, event: QPaintEvent) -> None:
         self._editor.paint_gutter(event)
 
 
@@ -76,12 +76,12 @@ class CodeEditorWidget(QPlainTextEdit):
         else:
             self._gutter.update(0, rect.y(), self._gutter.width(), rect.height())
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         area = self.contentsRect()
         self._gutter.setGeometry(QRect(area.left(), area.top(), self.gutter_width(), area.height()))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._on_document_block_count_changed()
@@ -106,7 +106,7 @@ class CodeEditorWidget(QPlainTextEdit):
             top += round(self.blockBoundingRect(block).height())
             block = block.next()
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+    def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
         painter = QPainter(self.viewport())
         painter.setPen(QColor(0, 114, 178, 160))
@@ -122,10 +122,10 @@ class CodeEditorWidget(QPlainTextEdit):
             block = block.next()
 
     # -- drops: files go to the window (it loads them), text stays here ---------------
-    def canInsertFromMimeData(self, source) -> bool:  # noqa: N802 - Qt override
+    def canInsertFromMimeData(self, source) -> bool:
         return not source.hasUrls() and super().canInsertFromMimeData(source)
 
-    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def dragEnterEvent(self, event) -> None:
         if event.mimeData().hasUrls():
             event.ignore()
             return
@@ -140,7 +140,7 @@ class CodeEditorWidget(QPlainTextEdit):
                 return True
         return super().event(event)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Tab and not event.modifiers():
             self.insertPlainText("    ")
             return

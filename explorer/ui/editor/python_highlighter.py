@@ -34,7 +34,7 @@ class PythonHighlighter(QSyntaxHighlighter):
             self._formats[token] = fmt
         return fmt
 
-    def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
+    def highlightBlock(self, text: str) -> None:
         state = max(self.previousBlockState(), _OPEN)
         prefix = _QUOTES.get(state, "")
         for start, token, value in self._lexer.get_tokens_unprocessed(prefix + text):

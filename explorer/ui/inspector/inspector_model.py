@@ -29,7 +29,7 @@ _ROLES = frozenset({_DISPLAY, VAR_ROLE, Qt.ItemDataRole.ToolTipRole, Qt.ItemData
 class _Node:
     """A row: its VAR, its parent, and its children (all of them, and those the filter shows)."""
 
-    __slots__ = ("var", "parent", "children", "shown", "row", "texts")
+    __slots__ = ("children", "parent", "row", "shown", "texts", "var")
 
     def __init__(self, var: dict, parent: _Node | None) -> None:
         self.var = var
@@ -303,20 +303,20 @@ class InspectorModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(parent.row, 0, parent)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 - Qt override
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         if not parent.isValid():
             return len(self._root.shown)
         return 0 if parent.column() else len(parent.internalPointer().shown)
 
-    def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802 - Qt override
+    def hasChildren(self, parent: Index = QModelIndex()) -> bool:
         if not parent.isValid():
             return bool(self._root.shown)
         return not parent.column() and bool(parent.internalPointer().shown)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 - Qt override
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
         return len(self._columns)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self._columns):
             return None
         if role == Qt.ItemDataRole.DisplayRole:

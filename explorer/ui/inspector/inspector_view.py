@@ -11,7 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, QPoint, QSettings, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit, QMenu, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer import protocol
 from explorer.ui.app_state import AppState
@@ -74,7 +83,7 @@ class InspectorView(QWidget):
         self._filter.setToolTip(self.tr("Show only variables whose name contains this text"))
         self.model.retranslate()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

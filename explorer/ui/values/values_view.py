@@ -10,11 +10,29 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QSlider, QSpinBox, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSlider,
+    QSpinBox,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer.ui.app_state import AppState
 from explorer.ui.selection_fetch import SelectionFetch
-from explorer.ui.values.values_table_model import MAX_TABLE_COLS, MAX_TABLE_ROWS, VALUE_KINDS, ValuesTableModel, table_extent
+from explorer.ui.values.values_table_model import (
+    MAX_TABLE_COLS,
+    MAX_TABLE_ROWS,
+    VALUE_KINDS,
+    ValuesTableModel,
+    table_extent,
+)
 
 
 class ValuesView(QWidget):
@@ -93,7 +111,7 @@ class ValuesView(QWidget):
         self._build_index_controls()
         self._show_problem()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         elif event.type() == QEvent.Type.FontChange:
@@ -104,7 +122,7 @@ class ValuesView(QWidget):
         self.table.horizontalHeader().setDefaultSectionSize(self.fontMetrics().horizontalAdvance(" -0.00000e+00 "))
         self.table.verticalHeader().setDefaultSectionSize(round(self.fontMetrics().height() * 1.5))
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.model.prefetch()
 

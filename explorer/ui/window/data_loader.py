@@ -12,7 +12,8 @@ of files are reported together, once, never as a storm of dialogs.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 

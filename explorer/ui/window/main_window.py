@@ -8,7 +8,6 @@ from typing import Any
 from PySide6.QtCore import QEvent, Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QIcon
 from PySide6.QtWidgets import (
-    QApplication,
     QLabel,
     QMainWindow,
     QSplitter,
@@ -16,13 +15,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer import protocol
+from explorer.kernel.run_queue import Run, RunQueue
+from explorer.ui.app_state import AppState
 from explorer.ui.banner_widget import BannerWidget
 from explorer.ui.detail_tabs_widget import DetailTabsWidget
 from explorer.ui.editor.code_editor_widget import CodeEditorWidget
 from explorer.ui.error_card_view import ErrorCardView
-from explorer import protocol
-from explorer.kernel.run_queue import Run, RunQueue
-from explorer.ui.app_state import AppState
 from explorer.ui.i18n import LANGUAGES
 from explorer.ui.inspector.inspector_model import InspectorModel
 from explorer.ui.inspector.inspector_view import InspectorView
@@ -30,12 +29,12 @@ from explorer.ui.window import main_actions
 from explorer.ui.window.data_loader import DataLoader
 from explorer.ui.window.pane_strip import PaneStrip
 from explorer.ui.window.recovery import RecoveryStore
-from explorer.ui.window.window_files import WindowFilesMixin
 from explorer.ui.window.step_panel import StepPanel
+from explorer.ui.window.window_files import WindowFilesMixin
 from explorer.ui.window.window_layout import PRESENTATION_SCALE, WindowLayoutMixin
 from explorer.ui.window.window_steps import WindowStepsMixin
 
-__all__ = ["MainWindow", "PRESENTATION_SCALE"]
+__all__ = ["PRESENTATION_SCALE", "MainWindow"]
 # The Chinese-font check waits this long after start: it may scan the system's fonts.
 FONT_CHECK_DELAY_MS = 1500
 
@@ -165,7 +164,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
         self._on_session_status_changed(self.session.status)
         self._show_torch_version(self._kernel_torch)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
@@ -332,11 +331,11 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
             self.editor.setFocus()
 
     # -- drag and drop -------------------------------------------------------------------
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+    def dropEvent(self, event: QDropEvent) -> None:
         urls = event.mimeData().urls()
         if urls:
             event.acceptProposedAction()
@@ -351,7 +350,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
                 problems.append(self.tr("{url}: only files on this computer can be opened, not web addresses.").format(url=url.toString()))
         self.open_paths(paths, problems)
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+    def closeEvent(self, event: QCloseEvent) -> None:
         self._save_layout()
         if self.editor.document().isModified():
             self.recovery.save_now(closed=True)  # offered back next time, as unsaved changes (not a crash)

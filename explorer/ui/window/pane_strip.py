@@ -57,7 +57,7 @@ class PaneStrip(QWidget):
             button.setToolTip(self.tr("Show this pane big; the others wait in this strip ({key}, F6 for the next one)").format(
                 key=PANE_KEYS[pane]))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

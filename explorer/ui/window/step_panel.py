@@ -222,7 +222,7 @@ class StepPanel(QFrame):
         elif self._replaying is not None:
             self.show_replaying(self._replaying)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         elif event.type() == QEvent.Type.FontChange and self._result is not None:

@@ -73,7 +73,7 @@ class WindowLayoutMixin:
         if target.topLeft() != frame.topLeft():
             self.move(target.topLeft())
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self.fit_to_screen()  # now the window manager's frame is known
 

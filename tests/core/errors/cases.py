@@ -24,14 +24,14 @@ def _all(*checks):
 def _grad_not_none(*names: str):
     def check(ns: dict) -> None:
         for name in names:
-            value = eval(name, ns)  # noqa: S307 - test-only, our own expression
+            value = eval(name, ns)
             assert value.grad is not None, name
     return check
 
 
 def _equal(expr: str, expected: str):
     def check(ns: dict) -> None:
-        got, want = eval(expr, ns), eval(expected, ns)  # noqa: S307
+        got, want = eval(expr, ns), eval(expected, ns)
         if isinstance(got, torch.Tensor):
             assert torch.allclose(got.double(), torch.as_tensor(want).double()), (expr, got, want)
         else:
@@ -41,7 +41,7 @@ def _equal(expr: str, expected: str):
 
 def _true(expr: str):
     def check(ns: dict) -> None:
-        assert eval(expr, ns), expr  # noqa: S307
+        assert eval(expr, ns), expr
     return check
 
 

@@ -7,8 +7,9 @@ import linecache
 import re
 import sys
 import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -95,7 +96,7 @@ def warned(code: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Run a script that should not raise; return what the warning hook saw (as the kernel's hook would) and its namespace."""
     seen: list[dict[str, Any]] = []
 
-    def hook(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001 - warnings API
+    def hook(message, category, filename, lineno, file=None, line=None):
         seen.append({"message": message, "category": category, "filename": filename, "lineno": lineno,
                      "frame": sys._getframe()})
 

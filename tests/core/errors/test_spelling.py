@@ -94,7 +94,7 @@ def test_clean_exit_has_no_card() -> None:
                         ("raise SystemExit(3)", False), ("raise SystemExit('bye')", False)):
         try:
             exec(compile(code, CELL, "exec"), {})
-        except SystemExit as exc:  # noqa: PERF203
+        except SystemExit as exc:
             assert is_clean_exit(exc) is clean
             result = explain(exc, {}, code_filenames={CELL}, code=code)
             assert (result is None) is clean
