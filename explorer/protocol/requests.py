@@ -157,7 +157,7 @@ class Values(Request[ValuesReply]):
     name: str = ""
     row_dim: int | None = None
     col_dim: int | None = None
-    index: list[int] | None = None
+    index: list[int | None] | None = None  # a fixed index per dim; None where the dim is shown
     row0: int = 0
     col0: int = 0
     nrows: int = 40

@@ -47,10 +47,14 @@ class BannerWidget(QFrame):
         self._buttons = []
         for title, callback in (buttons or []) + [(self.tr("Close"), lambda: None)]:
             button = QPushButton(title, self)
-            button.clicked.connect(lambda _=False, cb=callback: (self.hide(), cb()))
+            button.clicked.connect(lambda _=False, cb=callback: self._close_then(cb))
             self._layout.addWidget(button)
             self._buttons.append(button)
         self.show()
+
+    def _close_then(self, callback: Callable[[], None]) -> None:
+        self.hide()
+        callback()
 
     def clear(self, topic: str) -> None:
         """Hide the banner if it still shows a message about *topic*."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QWidget
 
 # Delay before building the views once the tabs exist: enough for the window to paint first.
@@ -52,7 +53,8 @@ class DetailTabsWidget(QTabWidget):
             placeholder = self.widget(index)
             self.removeTab(index)
             self.insertTab(index, _scrolling(view), "")
-            placeholder.deleteLater()
+            if placeholder is not None:
+                placeholder.deleteLater()
             self._views.append(view)
         self.setCurrentIndex(current)
         self.blockSignals(False)
@@ -84,7 +86,11 @@ class DetailTabsWidget(QTabWidget):
 
     def page_of(self, view: QWidget) -> QWidget:
         """The tab page holding *view* (its scroll area), or *view* itself when it is a page."""
-        return next((self.widget(i) for i, v in enumerate(self._views) if v is view), view)
+        for i, shown in enumerate(self._views):
+            page = self.widget(i)
+            if shown is view and page is not None:
+                return page
+        return view
 
     def setCurrentWidget(self, widget: QWidget) -> None:
         super().setCurrentWidget(self.page_of(widget))
@@ -106,8 +112,9 @@ class DetailTabsWidget(QTabWidget):
         for i, (title, tip) in enumerate(zip(titles, tips)):
             self.setTabText(i, title)
             self.setTabToolTip(i, tip)
-            if not self._views:
-                self.widget(i).setText(self.tr("Loading…"))
+            placeholder = self.widget(i)
+            if not self._views and isinstance(placeholder, QLabel):
+                placeholder.setText(self.tr("Loading…"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -133,6 +140,8 @@ class _Page(QScrollArea):
 
     def _fit(self) -> None:
         view = self.widget()
+        if view is None:
+            return
         least = view.minimumSizeHint().expandedTo(view.minimumSize())
         area = self.maximumViewportSize()  # the room without scroll bars
         width = max(area.width(), least.width())
@@ -144,7 +153,7 @@ class _Page(QScrollArea):
         if view.size() != QSize(width, height):
             view.resize(width, height)
 
-    def resizeEvent(self, event: QEvent) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit()
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QWheelEvent
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
@@ -188,7 +188,7 @@ class GraphView(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
             watched is self._view.viewport()
-            and event.type() == QEvent.Type.Wheel
+            and isinstance(event, QWheelEvent)
             and event.modifiers() & Qt.KeyboardModifier.ControlModifier
         ):
             steps = event.angleDelta().y() / 120.0
@@ -238,7 +238,7 @@ class GraphView(QWidget):
         self._scene.clear()
         self._view.resetTransform()
         self._labels, self._texts, self._pairs, self._items = [], [], [], []
-        self._edge_labels: list[str] = []
+        self._edge_labels = []
         self._banner.hide()
         self._message.hide()
 

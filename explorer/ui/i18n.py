@@ -54,6 +54,8 @@ def _load(lang: str) -> list[QTranslator]:
 def install_language(lang: str) -> None:
     """Switch the application's language ("en" or "zh_CN"); open widgets retranslate on LanguageChange."""
     app = QCoreApplication.instance()
+    if app is None:  # nothing to translate before the application exists
+        return
     while _installed:
         app.removeTranslator(_installed.pop())
     for translator in _load(lang):

@@ -82,6 +82,13 @@ class MemoryMapView(QWidget):
         """The payload drawn now (None while loading or without storage)."""
         return self._payload
 
+    @property
+    def _shown(self) -> dict[str, Any]:
+        """The map being drawn: only the painting and hit-testing helpers ask, and only while one is."""
+        if self._payload is None:
+            raise RuntimeError("no memory map is shown")
+        return self._payload
+
     def message(self) -> str:
         """The message shown instead of (or above) the map."""
         return self._message
@@ -112,7 +119,7 @@ class MemoryMapView(QWidget):
         shared = (self.tr("memory group {group}").format(group=group) if group
                   else self.tr("not shared with other variables"))
         # {nbytes}, not %n: Qt takes a 32-bit count and a tensor can hold more bytes.
-        nbytes, cell_bytes, unit_bytes = p["allocation"]["nbytes"], p.get("cell_bytes"), p.get("unit_bytes")
+        nbytes, cell_bytes, unit_bytes = p["allocation"]["nbytes"], int(p.get("cell_bytes") or 1), int(p.get("unit_bytes") or 1)
         plural = min(nbytes, _MAX_COUNT)
         #: Size of the memory block the variable lives in; the count chooses the plural form.
         size = self.tr("allocation: {nbytes} byte(s)", "", plural).format(nbytes=nbytes)
@@ -149,7 +156,7 @@ class MemoryMapView(QWidget):
     def cell_rect(self, row: int | None, cell: int) -> QRect:
         """Where cell *cell* of the strip (``row=None``) or of view row *row* is drawn."""
         cell_w, cell_h, label_w, gap = self._metrics()
-        n_rows = len(self._payload["rows"])
+        n_rows = len(self._shown["rows"])
         per_line = self._per_line()
         block = (n_rows + 1) * (cell_h + gap) + cell_h // 2
         top = self._top() + (cell // per_line) * block + (0 if row is None else (row + 1) * (cell_h + gap))
@@ -221,11 +228,11 @@ class MemoryMapView(QWidget):
         painter.drawText(label, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
 
     def _paint_strip(self, painter: QPainter) -> None:
-        values = self._payload["values"]
+        values = self._shown["values"]
         base = self.palette().base().color()
         text = self.palette().text().color()
         per_line = self._per_line()
-        for cell in range(self._payload["cells"]):
+        for cell in range(self._shown["cells"]):
             rect = self.cell_rect(None, cell)
             if cell % per_line == 0:
                 self._paint_label(painter, rect, self.tr("memory"), None)
@@ -239,14 +246,14 @@ class MemoryMapView(QWidget):
     def _paint_row(self, painter: QPainter, index: int, row: dict) -> None:
         fill = QColor(GROUP_COLORS[row["color_index"] % len(GROUP_COLORS)])
         per_line = self._per_line()
-        for line in range(-(-self._payload["cells"] // per_line)):
+        for line in range(-(-self._shown["cells"] // per_line)):
             self._paint_label(painter, self.cell_rect(index, line * per_line), row["name"], fill)
         first: dict[int, tuple[int, bool]] = {}  # cell -> (first visit, starts an element)
         for order, cell in enumerate(row["reached"]):
-            for c in range(cell, min(cell + row["cell_span"], self._payload["cells"])):
+            for c in range(cell, min(cell + row["cell_span"], self._shown["cells"])):
                 if c not in first or (c == cell and not first[c][1]):
                     first[c] = (order, c == cell)
-        binned = self._payload["bin"] > 1
+        binned = self._shown["bin"] > 1
         for cell, (order, starts) in first.items():
             rect = self.cell_rect(index, cell)
             painter.fillRect(rect.adjusted(1, 1, -1, -1), fill)
@@ -261,11 +268,11 @@ class MemoryMapView(QWidget):
 
     def _paint_formulas(self, painter: QPainter) -> None:
         fm = self.fontMetrics()
-        last = self.cell_rect(len(self._payload["rows"]) - 1, max(0, self._payload["cells"] - 1))
+        last = self.cell_rect(len(self._shown["rows"]) - 1, max(0, self._shown["cells"] - 1))
         y = last.bottom() + fm.height()
         text_w = self.width() - fm.height() - 6
         painter.setPen(self.palette().text().color())
-        for row in self._payload["rows"]:
+        for row in self._shown["rows"]:
             text = self._formula_text(row)
             height = self._text_height(text, text_w)
             painter.fillRect(QRect(0, y, fm.height(), fm.height()),
@@ -294,7 +301,7 @@ class MemoryMapView(QWidget):
 
     def tooltip_for(self, row: int | None, cell: int) -> str:
         """Tooltip text of one cell: the value, or the view's index and position arithmetic."""
-        p = self._payload
+        p = self._shown
         if row is None:
             value = p["values"][cell]
             return self.tr("cell {cell}: {value}").format(cell=cell, value=value if value is not None else "…")

@@ -36,7 +36,8 @@ AUTO_LIMIT = 10_000_000
 POLL_MS = 100
 VALUE_KINDS = ("tensor", "parameter", "ndarray")
 # (result key, label) in display order; the labels are marked for lupdate here and translated in retranslate().
-FIELDS = (
+# QT_TRANSLATE_NOOP gives its text back unchanged (a str); its stub says object.
+FIELDS: tuple[tuple[str, Any], ...] = (
     ("count", QT_TRANSLATE_NOOP("StatsView", "Elements")), ("min", QT_TRANSLATE_NOOP("StatsView", "Min")),
     ("max", QT_TRANSLATE_NOOP("StatsView", "Max")), ("mean", QT_TRANSLATE_NOOP("StatsView", "Mean")),
     ("std", QT_TRANSLATE_NOOP("StatsView", "Std")), ("nan", "NaN"), ("posinf", "+Inf"), ("neginf", "-Inf"),
@@ -250,7 +251,7 @@ class StatsView(QWidget):
     # -- helpers ------------------------------------------------------------------------------
     def _has_values(self) -> bool:
         var = self._var
-        return bool(var) and var.get("kind") in VALUE_KINDS and bool(var.get("name"))
+        return var is not None and var.get("kind") in VALUE_KINDS and bool(var.get("name"))
 
     def _auto_ok(self) -> bool:
         numel = self._var.get("numel") if self._var else None

@@ -38,6 +38,25 @@ def test_f5_shows_strides_offset_and_memory_group(shared) -> None:
     assert "strides 5, 1; offset 1" in window.inspector.relation.text()
 
 
+def test_columns_fit_their_text_and_the_memory_chip(shared) -> None:
+    """Every fitted column is as wide as Qt's own delegate needs (text, colour chip, margins): nothing elided."""
+    qtbot, window = shared
+    tree, model = window.inspector.tree, window.inspector_model
+    try:
+        for lang in ("en", "zh_CN"):  # Chinese headers are short: there the chip decides the width
+            window.set_language(lang)
+            type_code(qtbot, window, f"import torch\nbase = torch.zeros(4, 6)\npart = base[1:, ::2]\ndone_{lang} = 1\n")
+            press(qtbot, window, Qt.Key.Key_F5)
+            qtbot.waitUntil(lambda lang=lang: model.variable(f"done_{lang}") is not None, timeout=TIMEOUT)
+            column = model.column_of("memory_group")
+            assert model.index(model.index_of("part").row(), column).data(Qt.ItemDataRole.DecorationRole) is not None
+            for section in (column, model.column_of("shape"), model.column_of("strides")):
+                assert tree.columnWidth(section) >= tree.sizeHintForColumn(section), \
+                    (lang, model.headerData(section, Qt.Orientation.Horizontal))
+    finally:
+        window.set_language("en")
+
+
 def test_run_cell_and_advance_steps_through_cells(shared) -> None:
     qtbot, window = shared
     type_code(qtbot, window, "# %%\nfirst = 1\n# %%\nsecond = 2\n")

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
+    QDragEnterEvent,
     QFontDatabase,
     QKeyEvent,
     QPainter,
     QPaintEvent,
+    QResizeEvent,
     QTextCursor,
     QTextFormat,
 )
@@ -76,7 +78,7 @@ class CodeEditorWidget(QPlainTextEdit):
         else:
             self._gutter.update(0, rect.y(), self._gutter.width(), rect.height())
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         area = self.contentsRect()
         self._gutter.setGeometry(QRect(area.left(), area.top(), self.gutter_width(), area.height()))
@@ -122,10 +124,10 @@ class CodeEditorWidget(QPlainTextEdit):
             block = block.next()
 
     # -- drops: files go to the window (it loads them), text stays here ---------------
-    def canInsertFromMimeData(self, source) -> bool:
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
         return not source.hasUrls() and super().canInsertFromMimeData(source)
 
-    def dragEnterEvent(self, event) -> None:
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():
             event.ignore()
             return
@@ -231,7 +233,7 @@ class CodeEditorWidget(QPlainTextEdit):
             self._refresh_selections()
 
     def _refresh_selections(self) -> None:
-        selections = []
+        selections: list[QTextEdit.ExtraSelection] = []
         if self.document().isEmpty():
             # The placeholder text is drawn on the first line: no current-line band over it.
             self.setExtraSelections(selections)

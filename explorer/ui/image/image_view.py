@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
+from matplotlib.image import AxesImage
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
@@ -92,7 +93,7 @@ class ImageView(ImageStatusMixin, QWidget):
         self._axes.set_axis_off()
         self._cbar_axes = self._figure.add_axes((0.9, 0.05, 0.03, 0.9))
         self._cbar_axes.set_visible(False)
-        self._image = None
+        self._image: AxesImage | None = None
         self._tile_texts: list[Any] = []
 
     def _build_widgets(self) -> None:
@@ -297,7 +298,8 @@ class ImageView(ImageStatusMixin, QWidget):
         self._payload, self._pixels = payload, pixels
         self._detach_colorbar()
         array, limits, cmap = self._display_array(pixels, payload)
-        if self._image is not None and self._image.get_array().shape == array.shape:
+        shown = self._image.get_array() if self._image is not None else None
+        if self._image is not None and shown is not None and shown.shape == array.shape:
             self._image.set_data(array)  # same geometry: skip rebuilding the artist
         else:
             if self._image is not None:
@@ -306,8 +308,9 @@ class ImageView(ImageStatusMixin, QWidget):
             # the axes may still hold the old picture's limits: fit exactly this one
             self._axes.set_xlim(-0.5, array.shape[1] - 0.5)
             self._axes.set_ylim(array.shape[0] - 0.5, -0.5)
-        self._image.set_cmap(cmap)
-        self._image.set_clim(*limits)
+        image = self._image
+        image.set_cmap(cmap)
+        image.set_clim(*limits)
         self._array_shape = tuple(array.shape)
         self._draw_colorbar(array.ndim == 2)
         self._draw_tile_labels(payload)
@@ -346,10 +349,10 @@ class ImageView(ImageStatusMixin, QWidget):
 
     def _detach_colorbar(self) -> None:
         """Unhook the old colour bar from the reused image (it would redraw artists cax.clear() removed)."""
-        colorbar = getattr(self._image, "colorbar", None)
-        if colorbar is not None:
-            self._image.callbacks.disconnect(self._image.colorbar_cid)
-            self._image.colorbar = None
+        image = self._image
+        if image is not None and image.colorbar is not None:
+            image.callbacks.disconnect(image.colorbar_cid)  # type: ignore[attr-defined]  # Colorbar sets it; not in the stubs
+            image.colorbar = None
 
     def _draw_colorbar(self, show: bool) -> None:
         """A colour bar beside one-channel images (its ticks are data values)."""

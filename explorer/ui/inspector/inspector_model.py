@@ -9,6 +9,7 @@ fast at 100,000 variables where a proxy model calling back per row would not.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
@@ -43,7 +44,7 @@ class _Node:
     def name(self) -> str:
         return str(self.var.get("name", ""))
 
-    def walk(self):  # type: ignore[no-untyped-def]
+    def walk(self) -> Iterator[_Node]:
         for child in self.children:
             yield child
             yield from child.walk()

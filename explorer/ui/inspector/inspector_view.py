@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
+    QStyle,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -82,6 +83,8 @@ class InspectorView(QWidget):
         self._filter.setPlaceholderText(self.tr("Filter variables by name"))
         self._filter.setToolTip(self.tr("Show only variables whose name contains this text"))
         self.model.retranslate()
+        if self.model.rowCount():  # the headers changed length: fit them again
+            self._fit_columns()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -129,8 +132,8 @@ class InspectorView(QWidget):
             index = self.model.index_of(name)
             if index.isValid():
                 self.tree.expand(index)
-        name = self.app_state.selected_name
-        index = self.model.index_of(name) if name else QModelIndex()
+        selected = self.app_state.selected_name
+        index = self.model.index_of(selected) if selected else QModelIndex()
         if index.isValid():
             self.tree.selectionModel().setCurrentIndex(
                 index, self.tree.selectionModel().SelectionFlag.ClearAndSelect | self.tree.selectionModel().SelectionFlag.Rows)
@@ -144,10 +147,14 @@ class InspectorView(QWidget):
         metrics = self.tree.fontMetrics()
         rows = min(self.model.rowCount(), sample)
         pad = metrics.horizontalAdvance("M") * 2
+        # A colour chip (the memory group) is drawn before the text: it takes an icon's width and a gap.
+        chip = self.tree.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize) + metrics.horizontalAdvance("M")
         for section in range(self.model.columnCount()):
             header = str(self.model.headerData(section, Qt.Orientation.Horizontal) or "")
-            texts = [str(self.model.index(row, section).data() or "") for row in range(rows)]
-            width = max([metrics.horizontalAdvance(header)] + [metrics.horizontalAdvance(s) for s in texts])
+            cells = [self.model.index(row, section) for row in range(rows)]
+            width = max([metrics.horizontalAdvance(header)]
+                        + [metrics.horizontalAdvance(str(cell.data() or ""))
+                           + (chip if cell.data(Qt.ItemDataRole.DecorationRole) is not None else 0) for cell in cells])
             indent = self.tree.indentation() if section == 0 else 0
             self.tree.setColumnWidth(section, min(width + pad + indent, metrics.horizontalAdvance("M") * 40))
 
@@ -189,7 +196,7 @@ class InspectorView(QWidget):
         if result is None:
             self.relation.setText(self.tr("Could not check the shared memory: {why}").format(why=reply.message))
             return
-        roles = {rel["other"]: rel["role"] for rel in result["relations"]}
+        roles: dict[str, str] = {rel["other"]: rel["role"] for rel in result["relations"]}
         roles[name] = "selected"
         self.model.set_highlight(roles)
         stored = self.model.variable(name)

@@ -136,9 +136,10 @@ class ValuesView(QWidget):
         old_name, old_shape = self._shown_name, self._shape
         self._shown_name = var.get("name") if var else None
         shape = var.get("shape") if isinstance(var, dict) else None
-        self._has_values = isinstance(shape, list) and var.get("kind") in VALUE_KINDS
-        self._shape = [int(s) for s in shape] if self._has_values else []
-        if not (self._has_values and var.get("name") == old_name and self._shape == old_shape):
+        table = var if var is not None and isinstance(shape, list) and var.get("kind") in VALUE_KINDS else None
+        self._has_values = table is not None
+        self._shape = [int(s) for s in shape] if table is not None and isinstance(shape, list) else []
+        if not (table is not None and table.get("name") == old_name and self._shape == old_shape):
             n = len(self._shape)
             self._row_dim, self._col_dim = (n - 2, n - 1) if n >= 2 else ((0, None) if n == 1 else (None, None))
             self._index = [None if d in (self._row_dim, self._col_dim) else 0 for d in range(n)]
@@ -194,7 +195,7 @@ class ValuesView(QWidget):
         self._apply()
 
     def _apply(self) -> None:
-        name = self._var.get("name") if self._has_values else None
+        name = self._var.get("name") if self._has_values and self._var is not None else None
         self.model.configure(name, self._shape, self._row_dim, self._col_dim, self._index)
         if self.isVisible():
             self.model.prefetch()
@@ -216,8 +217,9 @@ class ValuesView(QWidget):
         """One label + slider + spin box per dim that is not displayed."""
         while self._index_grid.count():
             item = self._index_grid.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self._spins = {}
         for row, (d, i) in enumerate((d, i) for d, i in enumerate(self._index) if i is not None):
             self._add_index_row(row, d, i)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QKeySequence
@@ -35,7 +36,7 @@ class Actions:
         return self.by_key[key]
 
 
-def specs(w) -> list[Spec]:
+def specs(w: Any) -> list[Spec]:  # the main window: its methods are the slots
     """Every action of the main window *w* (texts in the current language)."""
     sp = QStyle.StandardPixmap
     return [

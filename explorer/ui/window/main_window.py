@@ -182,6 +182,8 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
 
     def _fill_language_menu(self) -> None:
         menu = self.actions_.language_menu
+        if menu is None:  # the menus are not built yet
+            return
         menu.clear()
         for code, title in LANGUAGES.items():
             action = menu.addAction(title)
@@ -296,7 +298,8 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
         """Show what a finished run left: its error card (marked in the editor), or its hints and warnings."""
         self._card_run = run
         error = _in_file_lines(result.get("error"), run)
-        notes = [_in_file_lines(card, run) for card in (result.get("hints") or []) + (result.get("warnings") or [])]
+        cards = (result.get("hints") or []) + (result.get("warnings") or [])
+        notes = [note for card in cards if (note := _in_file_lines(card, run)) is not None]
         if error and error.get("type") == "KeyboardInterrupt":
             # The user pressed Stop: nothing to explain.
             self.statusBar().showMessage(self.tr("Stopped (KeyboardInterrupt)"), 6000)

@@ -6,6 +6,7 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
@@ -23,7 +24,7 @@ class RecoveryStore(QObject):
 
     saved = Signal()
 
-    def __init__(self, text_source, interval_ms: int = 3000, parent: QObject | None = None) -> None:
+    def __init__(self, text_source: Callable[[], str], interval_ms: int = 3000, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._text_source = text_source
         self._path = os.path.join(recovery_dir(), "recovery.json")

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLayoutItem,
     QScrollArea,
     QSizePolicy,
     QToolButton,
@@ -83,13 +84,13 @@ class StepPanel(QFrame):
 
     def cell_texts(self) -> list[tuple[str, str, str, str]]:
         """(name, before, after, note) of each row, as drawn."""
-        rows = []
+        rows: list[tuple[str, str, str, str]] = []
         for i in range(1, self._grid.rowCount()):
-            widgets = [self._grid.itemAtPosition(i, column) for column in range(4)]
-            texts = [w.widget().text() if w is not None and (c == 0 or w is not widgets[c - 1]) else ""
-                     for c, w in enumerate(widgets)]
+            items = [self._grid.itemAtPosition(i, column) for column in range(4)]
+            # A label spanning several columns is met once per column: count it once.
+            texts = [_label_text(item) if c == 0 or item is not items[c - 1] else "" for c, item in enumerate(items)]
             if any(texts):
-                rows.append(tuple(texts))
+                rows.append((texts[0], texts[1], texts[2], texts[3]))
         return rows
 
     def header_text(self) -> str:
@@ -234,3 +235,9 @@ def _all_zero(text: str) -> bool:
     """Whether a value's text shows only zeros (``0.``, ``[0., 0.]``)."""
     digits = [c for c in text if c.isdigit()]
     return bool(digits) and set(digits) == {"0"}
+
+
+def _label_text(item: QLayoutItem | None) -> str:
+    """The text of the label a grid cell holds ('' for an empty cell)."""
+    widget = item.widget() if item is not None else None
+    return widget.text() if isinstance(widget, QLabel) else ""

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from explorer.kernel.statements import CELL_MARKER
 from explorer.lessons import LESSONS, lesson_path, render_lesson
+from explorer.ui.window.host import WindowHost
 
 BOTH_KEY = "lessons/both_languages"
 DATA_PATTERNS = "*.npy *.npz *.pt *.pth *.safetensors *.png *.jpg *.jpeg *.bmp *.gif *.tif *.tiff *.webp"
@@ -21,7 +23,7 @@ MAX_RECENT = 10
 _MNEMONIC = re.compile(r"\(&\w\)|&(?=\w)")
 
 
-class WindowFilesMixin:
+class WindowFilesMixin(WindowHost):
     """File menu behaviour for :class:`MainWindow`."""
 
     # -- scripts -----------------------------------------------------------------------
@@ -72,7 +74,7 @@ class WindowFilesMixin:
 
     def _set_script(self, text: str, path: str | None) -> None:
         self.stepper.reset()
-        self._lesson_path = None
+        self._lesson_path: str | None = None
         self.editor.setPlainText(text)
         self.editor.document().setModified(False)
         self.editor.mark_error_line(None)
@@ -156,6 +158,8 @@ class WindowFilesMixin:
 
     def _update_recent_menu(self) -> None:
         menu = self.actions_.recent_menu
+        if menu is None:  # the menus are not built yet
+            return
         menu.clear()
         recent = _as_list(QSettings().value("recent_files"))
         for path in recent:
@@ -166,6 +170,8 @@ class WindowFilesMixin:
 
     def _fill_lessons_menu(self) -> None:
         menu = self.actions_.lessons_menu
+        if menu is None:
+            return
         menu.clear()
         for lesson in LESSONS:
             title = lesson["title_zh"] if self.language == "zh_CN" else lesson["title_en"]
@@ -274,7 +280,7 @@ class FileCountText(QObject):
         return self.tr("%n file(s) could not be opened:", "", count)
 
 
-def _as_list(value) -> list[str]:
+def _as_list(value: Any) -> list[str]:  # what QSettings gives back: None, a str or a list
     if value is None:
         return []
     return [value] if isinstance(value, str) else [str(v) for v in value]

@@ -11,10 +11,13 @@ strip of buttons; Ctrl+1/2/3 or F6 bring them back.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QSettings, QSize, Qt
-from PySide6.QtGui import QFont, QGuiApplication
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt
+from PySide6.QtGui import QFont, QGuiApplication, QScreen, QShowEvent
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
+from explorer.ui.window.host import WindowHost
 from explorer.ui.window.pane_strip import PANES
 
 PRESENTATION_SCALE = 1.8
@@ -27,7 +30,8 @@ ZOOM_STEP, MIN_ZOOM, MAX_ZOOM = 1.15, 0.5, 4.0
 
 def available_geometry(widget: QWidget) -> QRect:
     """The available geometry of the screen *widget* is on (the primary screen before it is shown)."""
-    screen = widget.screen() or QGuiApplication.primaryScreen()
+    screen: QScreen | None = widget.screen()  # None before the window is shown on some platforms
+    screen = screen or QGuiApplication.primaryScreen()
     return screen.availableGeometry()
 
 
@@ -39,7 +43,7 @@ def fitted(frame: QRect, available: QRect) -> QRect:
     return QRect(left, top, width, height)
 
 
-class WindowLayoutMixin:
+class WindowLayoutMixin(WindowHost):
     """Geometry, presentation mode, pane focus and zoom for the main window."""
 
     def _init_layout_state(self) -> None:
@@ -47,7 +51,7 @@ class WindowLayoutMixin:
         self._zoom = 1.0
         self._presentation = False
         self._pane = "editor"
-        self._normal_geometry = None  # saveGeometry() before presentation mode
+        self._normal_geometry: QByteArray | None = None  # saveGeometry() before presentation mode
         self._normal_sizes: dict[str, list[int]] = {}
 
     # -- fitting the screen ------------------------------------------------------------
@@ -73,7 +77,7 @@ class WindowLayoutMixin:
         if target.topLeft() != frame.topLeft():
             self.move(target.topLeft())
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.fit_to_screen()  # now the window manager's frame is known
 
@@ -133,8 +137,8 @@ class WindowLayoutMixin:
         """Every pane visible again, at the sizes it had before presentation mode."""
         for pane in PANES:
             self._pane_widget(pane).show()
-        self._splitters["main"].widget(0).show()
-        self._splitters["main"].widget(1).show()
+        self._splitters["left"].show()  # the main splitter's two halves
+        self._splitters["right"].show()
         for key, sizes in self._normal_sizes.items():
             if sizes and sum(sizes):
                 self._splitters[key].setSizes(sizes)
@@ -163,10 +167,10 @@ class WindowLayoutMixin:
 
     def _apply_pane_focus(self) -> None:
         """Hide the panes that are not focused: hidden panes take no room and fetch nothing."""
-        main, right = self._splitters["main"], self._splitters["right"]
+        left, right = self._splitters["left"], self._splitters["right"]
         on_left = self._pane == "editor"
-        main.widget(0).setVisible(on_left)
-        main.widget(1).setVisible(not on_left)
+        left.setVisible(on_left)
+        right.setVisible(not on_left)
         self.inspector.setVisible(self._pane == "inspector")
         self.details.setVisible(self._pane == "details")
         self.pane_strip.set_current(self._pane)
@@ -193,10 +197,11 @@ class WindowLayoutMixin:
         mono = QFont(self.editor.font())
         mono.setPointSizeF(size)
         self.editor.setFont(mono)
-        if hasattr(self.console, "font") and not isinstance(self.console, QLabel):
-            console_font = QFont(self.console.font)
+        console: Any = self.console  # qtconsole's widget: `font` is a property there, not QWidget.font()
+        if hasattr(console, "font") and not isinstance(console, QLabel):
+            console_font = QFont(console.font)
             console_font.setPointSizeF(size)
-            self.console.font = console_font
+            console.font = console_font
         if not self._presentation:
             self.fit_to_screen()
 

@@ -17,6 +17,7 @@ from explorer import protocol
 from explorer.kernel.run_queue import Run
 from explorer.kernel.statements import assigned_names
 from explorer.kernel.step import Stepper, StepResult
+from explorer.ui.window.host import WindowHost
 
 # Runs after which the window selects the variable the code made.
 _SELECTING = ("cell", "selection", "step")
@@ -34,7 +35,7 @@ def made_by(code: str, changes: dict, known: Any) -> str | None:
     return next((name for name in changes if known(name) and "." not in name and "[" not in name), None)
 
 
-class WindowStepsMixin:
+class WindowStepsMixin(WindowHost):
     """Step-through commands and their display for the main window."""
 
     def _init_steps(self) -> None:

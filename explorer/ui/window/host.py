@@ -1,0 +1,55 @@
+"""What the main window's mixins may use of the window they are mixed into.
+
+:class:`MainWindow` is assembled from mixins (files, layout, step-through). Each mixin
+calls widgets the window creates; this base names them for the type checker, so a
+mixin using something the window lacks is an error before it is a crash. At run time
+the base is plain ``object``: the mixins stay mixins and ``QMainWindow`` comes last.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
+
+    from explorer.kernel.run_queue import RunQueue
+    from explorer.kernel.step import Stepper
+    from explorer.ui.app_state import AppState
+    from explorer.ui.banner_widget import BannerWidget
+    from explorer.ui.detail_tabs_widget import DetailTabsWidget
+    from explorer.ui.editor.code_editor_widget import CodeEditorWidget
+    from explorer.ui.inspector.inspector_model import InspectorModel
+    from explorer.ui.inspector.inspector_view import InspectorView
+    from explorer.ui.window.data_loader import DataLoader
+    from explorer.ui.window.main_actions import Actions
+    from explorer.ui.window.pane_strip import PaneStrip
+    from explorer.ui.window.recovery import RecoveryStore
+    from explorer.ui.window.step_panel import StepPanel
+
+    class WindowHost(QMainWindow):
+        """The main window as its mixins see it."""
+
+        session: Any  # a KernelSession, or a test's stand-in with the same signals
+        app_state: AppState
+        runs: RunQueue
+        actions_: Actions
+        editor: CodeEditorWidget
+        console: QWidget
+        banner: BannerWidget
+        inspector_model: InspectorModel
+        inspector: InspectorView
+        details: DetailTabsWidget
+        step_panel: StepPanel
+        pane_strip: PaneStrip
+        recovery: RecoveryStore
+        loader: DataLoader
+        stepper: Stepper
+        _splitters: dict[str, QSplitter]
+
+        @property
+        def language(self) -> str: ...
+        def sync_script_context(self) -> None: ...
+        def lesson_open(self) -> bool: ...
+else:
+    WindowHost = object
