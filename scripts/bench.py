@@ -2,6 +2,7 @@
 """Tensor Explorer benchmarks: each row puts our time beside its reference, in one run.
 
 usage: .venv/bin/python scripts/bench.py [--quick] [--only GROUP] [--write docs/benchmarks.md]
+(with --only, --write replaces only those groups' rows in the table and keeps the others)
   --quick   skip the rows that need GiB-sized tensors and files
   --only    run the groups whose name contains GROUP (machine, snapshot, peers, scaling, rerun, memory,
             image, stats, files, model, stalls, startup ...)
@@ -25,7 +26,14 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np
 import torch
-from bench_gui import bench_model, bench_run_to_updated, bench_stalls, bench_startup, image_draw_ms
+from bench_gui import (
+    bench_filter,
+    bench_model,
+    bench_run_to_updated,
+    bench_stalls,
+    bench_startup,
+    image_draw_ms,
+)
 from bench_snapshot import bench_files, bench_peers, bench_scaling, peer_versions
 
 Row = tuple[str, str, str, str]  # what, ours, reference, target
@@ -160,6 +168,46 @@ def bench_image() -> list[Row]:
     ]
 
 
+def bench_big_tensor() -> list[Row]:
+    """One 20,000 x 20,000 float32 tensor (1.6 GB): each view's request, through the real comm endpoint."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from explorer import protocol
+    from tests.ui.fakes import InProcessSource
+
+    big = torch.rand(20_000, 20_000)
+    source = InProcessSource({"big": big})
+    requests = [
+        ("after a run (the inspector's row)", protocol.AfterRun(code="big = torch.rand(20_000, 20_000)")),
+        ("shared memory of the selection", protocol.Overlaps(name="big")),
+        ("Image tab", protocol.Image(name="big")),
+        ("Values tab, the window at the middle", protocol.Values(name="big", row0=10_000, col0=10_000)),
+        ("Stats tab, the job started (the pass runs in a thread)", protocol.StatsStart(name="big")),
+        ("Memory tab", protocol.MemoryMap(name="big")),
+        ("Graph tab", protocol.Graph(name="big")),
+    ]
+    rows, slowest, replies = [], 0.0, []
+    for label, request in requests:
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            deliver = source.answer(request, replies.append)
+            times.append((time.perf_counter() - start) * 1000)
+            deliver()
+            reply = replies.pop()
+            if not reply.ok:
+                raise RuntimeError(f"{label}: {reply.message}")
+            if isinstance(request, protocol.StatsStart):  # the next rows must not share the CPU with it
+                source.answer(protocol.StatsCancel(job=reply.result["job"]), replies.append)()
+                replies.pop()
+        slowest = max(slowest, statistics.median(times))
+        rows.append((f"one 20,000 x 20,000 float32 tensor: {label}, request -> reply",
+                     f"{statistics.median(times):.1f} ms ({min(times):.1f}-{max(times):.1f}, n=5)", "", "< 200 ms"))
+    sums = median_ms(big.sum, repeat=3)
+    rows.append(("one 20,000 x 20,000 float32 tensor: the slowest view", f"{slowest:.1f} ms",
+                 f"one big.sum() {sums:.0f} ms", "< 200 ms"))
+    return rows
+
+
 def bench_stats() -> list[Row]:
     from explorer.core.stats.job import StatsJob
 
@@ -204,8 +252,9 @@ def bench_graph_layout() -> list[Row]:
 GROUPS: list[Callable[[], list[Row]]] = [
     bench_machine, bench_snapshot, bench_peers, bench_scaling, bench_model, bench_rerun, bench_memory_groups,
     bench_run_to_updated, bench_startup, bench_graph_layout, bench_image, bench_stats, bench_files, bench_stalls,
+    bench_filter, bench_big_tensor,
 ]
-BIG = {"bench_image", "bench_stats", "bench_files", "bench_stalls"}  # rows that need GiB-sized tensors and files
+BIG = {"bench_image", "bench_stats", "bench_files", "bench_stalls", "bench_big_tensor"}  # rows that need GiB-sized tensors and files
 
 
 def _run_group(group: Callable[..., list[Row]], quick: bool) -> list[Row]:
@@ -235,6 +284,31 @@ def _write(path: str, generated: str) -> None:
         handle.write(text)
 
 
+def _merge(path: str, rows: list[tuple[str, ...]], commands: list[str], stamp: str) -> str | None:
+    """The table of *path* with the rows of *commands* replaced by *rows* (new groups go last); None without one."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            old = handle.read()
+    except FileNotFoundError:
+        return None
+    if START not in old or END not in old:
+        return None
+    block = old.split(START, 1)[1].split(END, 1)[0].strip("\n").split("\n")
+    fresh = ["| " + " | ".join(r) + " |" for r in rows]
+    kept: list[str] = []
+    for line in block:
+        mine = line.startswith("| ") and line.rstrip(" |").endswith(tuple(f"{c}" for c in commands))
+        if mine and fresh:
+            kept += fresh  # the group's new rows where its old ones were
+            fresh = []
+        elif not mine:
+            kept.append(line)
+    kept += fresh
+    if kept and kept[0].startswith("Produced by"):
+        kept[0] = kept[0].rstrip() + f" {stamp}"
+    return "\n".join(kept) + "\n"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
@@ -260,6 +334,14 @@ def main() -> int:
                f"Python {platform.python_version()}, torch {torch.__version__}, numpy {np.__version__}")
     table = "\n".join(lines)
     print(table)
+    if args.write and args.only:  # re-measure some groups: their rows are replaced in the table, the rest stays
+        commands = [f"`scripts/bench.py --only {g.__name__.removeprefix('bench_')}`" for g in groups]
+        names = ", ".join(g.__name__.removeprefix("bench_") for g in groups)
+        merged = _merge(args.write, rows, commands,
+                        f"Rows of `--only {args.only}` ({names}) re-measured on {time.strftime('%Y-%m-%d')}.")
+        if merged is not None:
+            _write(args.write, merged)
+            return 0
     if args.write:
         _write(args.write, f"Produced by `.venv/bin/python scripts/bench.py --write docs/benchmarks.md` on "
                f"{time.strftime('%Y-%m-%d')} ({machine}; peers: {peer_versions()}).\n\n" + table + "\n")

@@ -15,6 +15,11 @@ def _names(model: InspectorModel, parent: QModelIndex = QModelIndex()) -> list[s
     return [model.index(r, 0, parent).data() for r in range(model.rowCount(parent))]
 
 
+def _fetch_all(model: InspectorModel) -> None:
+    while model.canFetchMore(QModelIndex()):
+        model.fetchMore(QModelIndex())
+
+
 def _full(variables, seq=1, changes=None) -> dict:
     return {"full": True, "seq": seq, "variables": variables, "removed": [], "order": None, "changes": changes or {}}
 
@@ -145,6 +150,7 @@ def test_ten_thousand_changed_rows_go_a_slice_per_turn(qtbot) -> None:
 
     model = InspectorModel()
     model.apply_snapshot(_full([_var(f"v{i}") for i in range(10_000)]))
+    _fetch_all(model)  # a view scrolled to the end: every row is the view's
     spy = _Spy(model)
     changes = {f"v{i}": {"status": "changed", "through": None} for i in range(10_000)}
     model.apply_snapshot(_delta(2, [_var(f"v{i}", (3,)) for i in range(10_000)], changes=changes))
@@ -158,7 +164,44 @@ def test_ten_thousand_changed_rows_go_a_slice_per_turn(qtbot) -> None:
 def test_a_newer_snapshot_finishes_the_slices_first(qapp) -> None:
     model = InspectorModel()
     model.apply_snapshot(_full([_var(f"v{i}") for i in range(5000)]))
+    _fetch_all(model)
     model.apply_snapshot(_delta(2, [_var(f"v{i}", (3,)) for i in range(5000)]))
     model.apply_snapshot(_delta(3, [_var("v1", (7,))]))  # no event loop turned in between
     assert model.index(4999, model.column_of("shape")).data() == "[3]"
     assert model.variable("v1")["shape"] == [7]
+
+
+def test_the_top_level_goes_to_the_view_in_batches(qapp) -> None:
+    """Qt lays out every row it knows of after a reset: 100,000 names are given a batch at a time."""
+    from explorer.ui.inspector.inspector_model import FETCH_ROWS
+
+    model = InspectorModel()
+    model.apply_snapshot(_full([_var(f"v{i}") for i in range(100_000)]))
+    assert model.rowCount() == FETCH_ROWS and model.canFetchMore(QModelIndex())
+    assert not model.index(FETCH_ROWS, 0).isValid()
+    model.fetchMore(QModelIndex())
+    assert model.rowCount() == 2 * FETCH_ROWS and model.index(FETCH_ROWS, 0).data() == f"v{FETCH_ROWS}"
+    inserted = []
+    model.rowsInserted.connect(lambda _parent, first, last: inserted.append((first, last)))
+    index = model.index_of("v54321")  # selecting a late row gives the view the rows up to it
+    assert index.isValid() and index.data() == "v54321" and model.rowCount() > 54321
+    assert inserted == [(2 * FETCH_ROWS, model.rowCount() - 1)]
+    spy = _Spy(model)
+    model.apply_snapshot(_delta(2, [_var("v99999", (3,))]))  # a row the view never got: no repaint, no error
+    assert spy.changed == 0 and model.variable("v99999")["shape"] == [3]
+    model.set_filter("v9999")  # v9999 and v99990-v99999: fewer than a batch
+    assert _names(model) == ["v9999"] + [f"v9999{i}" for i in range(10)] and not model.canFetchMore(QModelIndex())
+    model.set_filter("")
+    assert model.rowCount() == FETCH_ROWS
+
+
+def test_clearing_the_filter_shows_every_grandchild_again(qapp) -> None:
+    model = InspectorModel()
+    inner = {**_var("cfg['layer']"), "kind": "dict", "children": [_var("cfg['layer']['w']"), _var("cfg['layer']['x']")]}
+    model.apply_snapshot(_full([{**_var("cfg"), "kind": "dict", "children": [inner]}]))
+    model.set_filter("['x']")
+    layer = model.index(0, 0, model.index(0, 0))
+    assert _names(model, layer) == ["cfg['layer']['x']"]
+    model.set_filter("")
+    layer = model.index(0, 0, model.index(0, 0))
+    assert _names(model, layer) == ["cfg['layer']['w']", "cfg['layer']['x']"]

@@ -5,6 +5,10 @@ the tree, a delta replaces only the rows that changed, so the cost of a run in
 the window follows what the run changed, not the size of the namespace. The
 name filter lives here too (a plain substring test over the names), which stays
 fast at 100,000 variables where a proxy model calling back per row would not.
+
+The top level is given to the view in batches (``canFetchMore``/``fetchMore``): Qt
+lays out every row it knows of after a reset, a few Python calls per row, so a
+filter keystroke over 100,000 names would cost a second; it costs one batch.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ Index = QModelIndex | QPersistentModelIndex
 VAR_ROLE = Qt.ItemDataRole.UserRole + 1
 # Changed VARs applied per event-loop turn when a delta is large (a 10,000-variable re-run).
 CHUNK_ROWS = 1500
+# Top-level rows the view gets at a time; scrolling to the end (or selecting a later row) fetches more.
+FETCH_ROWS = 1000
 _DISPLAY = Qt.ItemDataRole.DisplayRole
 _ROLES = frozenset({_DISPLAY, VAR_ROLE, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.DecorationRole,
                     Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole})
@@ -30,10 +36,11 @@ _ROLES = frozenset({_DISPLAY, VAR_ROLE, Qt.ItemDataRole.ToolTipRole, Qt.ItemData
 class _Node:
     """A row: its VAR, its parent, and its children (all of them, and those the filter shows)."""
 
-    __slots__ = ("children", "parent", "row", "shown", "texts", "var")
+    __slots__ = ("children", "key", "parent", "row", "shown", "texts", "var")
 
     def __init__(self, var: dict, parent: _Node | None) -> None:
         self.var = var
+        self.key = str(var.get("name", "")).lower()  # what the filter compares (a VAR keeps its name)
         self.texts: list[str | None] | None = None  # the columns' display texts, made when first painted
         self.parent = parent
         self.children = [_Node(child, self) for child in var.get("children") or ()]
@@ -64,6 +71,7 @@ class InspectorModel(QAbstractItemModel):
         self._highlight: dict[str, str] = {}
         self._by_name: dict[str, _Node] = {}
         self._filter = ""
+        self._limit = FETCH_ROWS  # top-level rows the view has been given
         self._seq = 0
         self._pending: dict[str, dict] = {}  # the rest of a large delta, applied a slice per turn
         self._pending_markers: set[str] = set()
@@ -130,6 +138,7 @@ class InspectorModel(QAbstractItemModel):
         self._changes = changes or {}
         self._highlight = {}
         self._reindex()
+        self._limit = FETCH_ROWS
         self.endResetModel()
 
     def _rebuild(self, snapshot: dict[str, Any]) -> None:
@@ -144,6 +153,7 @@ class InspectorModel(QAbstractItemModel):
             kids.append(node)
         self._root.children = kids
         self._reindex()
+        self._limit = FETCH_ROWS
         self.endResetModel()
 
     def _swap(self, var: dict) -> _Node | None:
@@ -162,18 +172,21 @@ class InspectorModel(QAbstractItemModel):
     def _restructure(self, node: _Node, var: dict) -> None:
         """A container's children came or went: remove its old child rows, insert the new ones."""
         index = self.createIndex(node.row, 0, node)
+        told = _visible(node, self._limit)  # rows the view never got need no notice
         if node.shown:
-            self.beginRemoveRows(index, 0, len(node.shown) - 1)
+            if told:
+                self.beginRemoveRows(index, 0, len(node.shown) - 1)
             for gone in node.walk():
                 self._by_name.pop(gone.name, None)
             node.children, node.shown = [], []
-            self.endRemoveRows()
+            if told:
+                self.endRemoveRows()
         node.var, node.texts = var, None
         fresh = _Node(var, node.parent)
         if not fresh.children:
             return
         shown = self._filtered(fresh.children, self._filter, parent_matches=self._matches(node))
-        if shown:
+        if shown and told:
             self.beginInsertRows(index, 0, len(shown) - 1)
         node.children = fresh.children
         for child in node.children:
@@ -182,7 +195,7 @@ class InspectorModel(QAbstractItemModel):
         _number(node.shown)
         for child in node.walk():
             self._by_name[child.name] = child
-        if shown:
+        if shown and told:
             self.endInsertRows()
 
     def _repaint(self, nodes: list[_Node]) -> None:
@@ -190,7 +203,7 @@ class InspectorModel(QAbstractItemModel):
         spans: dict[int, tuple[_Node | None, int, int]] = {}
         seen: set[int] = set()
         for node in nodes:
-            if id(node) in seen or not _visible(node):
+            if id(node) in seen or not _visible(node, self._limit):
                 continue
             seen.add(id(node))
             parent = node.parent
@@ -222,24 +235,33 @@ class InspectorModel(QAbstractItemModel):
         self._filter = text
         self._root.shown = self._filtered(self._root.children, text, parent_matches=not text)
         _number(self._root.shown)
+        self._limit = FETCH_ROWS
         self.endResetModel()
 
     def _matches(self, node: _Node) -> bool:
-        return not self._filter or self._filter in node.name.lower()
+        return not self._filter or self._filter in node.key
 
     def _filtered(self, nodes: list[_Node], text: str, parent_matches: bool) -> list[_Node]:
-        """The nodes to show: all when the parent matched, else those that match or hold a match."""
+        """The nodes to show: all (down to the leaves) when the parent matched, else those that match or hold a match."""
         if parent_matches:
             for node in nodes:
-                node.shown = node.children
-                _number(node.shown)
+                if node.children:  # a leaf has nothing to show (one test per row: 100,000 rows)
+                    node.shown = self._filtered(node.children, text, parent_matches=True)
+                    _number(node.shown)
             return nodes
+        candidates = [node for node in nodes if node.children or text in node.key]
+        if not any(node.children for node in candidates):
+            return candidates  # no containers among them (the common case): the matches as they are
         shown = []
-        for node in nodes:
-            hit = text in node.name.lower()
-            node.shown = self._filtered(node.children, text, parent_matches=hit)
-            _number(node.shown)
-            if hit or node.shown:
+        for node in candidates:
+            hit = text in node.key
+            if node.children:
+                node.shown = self._filtered(node.children, text, parent_matches=hit)
+                _number(node.shown)
+                if node.shown:
+                    shown.append(node)
+                    continue
+            if hit:
                 shown.append(node)
         return shown
 
@@ -275,7 +297,14 @@ class InspectorModel(QAbstractItemModel):
     def index_of(self, name: str) -> QModelIndex:
         """The row of *name*; invalid when unknown or hidden by the filter."""
         node = self._by_name.get(name)
-        return self.createIndex(node.row, 0, node) if node is not None and _visible(node) else QModelIndex()
+        if node is None or not _visible(node, None):
+            return QModelIndex()
+        top = node
+        while top.parent is not self._root and top.parent is not None:
+            top = top.parent
+        if top.row >= self._limit:  # not given to the view yet: give it the rows up to this one
+            self._fetch_to(top.row + 1)
+        return self.createIndex(node.row, 0, node)
 
     def column_of(self, key: str) -> int:
         return next(i for i, c in enumerate(self._columns) if c.key == key)
@@ -290,9 +319,13 @@ class InspectorModel(QAbstractItemModel):
     # Qt calls index/rowCount/hasChildren once per row when it lays out a reset tree (10,000 rows:
     # 30,000 calls), so these are written for speed: no helper calls, no defaults rebuilt.
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
-        node = parent.internalPointer() if parent.isValid() else self._root
-        shown = node.shown
-        if 0 <= row < len(shown) and 0 <= column < len(self._columns):
+        if parent.isValid():
+            shown = parent.internalPointer().shown
+            count = len(shown)
+        else:
+            shown = self._root.shown
+            count = min(len(shown), self._limit)
+        if 0 <= row < count and 0 <= column < len(self._columns):
             return self.createIndex(row, column, shown[row])
         return QModelIndex()
 
@@ -306,8 +339,24 @@ class InspectorModel(QAbstractItemModel):
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         if not parent.isValid():
-            return len(self._root.shown)
+            return min(len(self._root.shown), self._limit)
         return 0 if parent.column() else len(parent.internalPointer().shown)
+
+    def canFetchMore(self, parent: Index) -> bool:
+        return not parent.isValid() and self._limit < len(self._root.shown)
+
+    def fetchMore(self, parent: Index) -> None:
+        if not parent.isValid():
+            self._fetch_to(self._limit + FETCH_ROWS)
+
+    def _fetch_to(self, rows: int) -> None:
+        """Give the view the top-level rows up to *rows* (rounded up to a whole batch)."""
+        total = len(self._root.shown)
+        end = min(total, -(-rows // FETCH_ROWS) * FETCH_ROWS)
+        if end > self._limit:
+            self.beginInsertRows(QModelIndex(), self._limit, end - 1)
+            self._limit = end
+            self.endInsertRows()
 
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:
         if not parent.isValid():
@@ -420,11 +469,13 @@ def _refresh_vars(node: _Node, children: list[dict]) -> None:
         _refresh_vars(child, var.get("children") or [])
 
 
-def _visible(node: _Node) -> bool:
-    """Whether *node* is shown: it sits in its parent's shown list (and so on up)."""
+def _visible(node: _Node, limit: int | None) -> bool:
+    """Whether *node* is shown: it sits in its parent's shown list (and so on up), its top-level row below *limit*."""
     while node.parent is not None:
         parent = node.parent
         if node.row >= len(parent.shown) or parent.shown[node.row] is not node:
             return False
+        if parent.parent is None and limit is not None and node.row >= limit:
+            return False  # the view has not been given this top-level row yet
         node = parent
     return True
