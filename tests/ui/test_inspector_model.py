@@ -205,3 +205,25 @@ def test_clearing_the_filter_shows_every_grandchild_again(qapp) -> None:
     model.set_filter("")
     layer = model.index(0, 0, model.index(0, 0))
     assert _names(model, layer) == ["cfg['layer']['w']", "cfg['layer']['x']"]
+
+
+def test_scrolling_to_the_end_gives_the_view_the_next_batch(qtbot) -> None:
+    from explorer.ui.app_state import AppState
+    from explorer.ui.inspector.inspector_model import FETCH_ROWS
+    from explorer.ui.inspector.inspector_view import InspectorView
+    from tests.ui.fakes import InProcessSource
+
+    model = InspectorModel()
+    view = InspectorView(model, InProcessSource({}), AppState())
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    model.apply_snapshot(_full([_var(f"v{i}") for i in range(3 * FETCH_ROWS + 5)]))
+    assert model.rowCount() == FETCH_ROWS
+    bar = view.tree.verticalScrollBar()
+    for batches in (2, 3, 3):
+        qtbot.waitUntil(lambda: bar.maximum() > 0)
+        bar.setValue(bar.maximum())  # what dragging the bar to the end or pressing End does
+        qtbot.waitUntil(lambda batches=batches: model.rowCount() >= min(batches * FETCH_ROWS, 3 * FETCH_ROWS + 5))
+    view.select(f"v{3 * FETCH_ROWS + 4}")
+    assert model.rowCount() == 3 * FETCH_ROWS + 5 and view.tree.currentIndex().data() == f"v{3 * FETCH_ROWS + 4}"
