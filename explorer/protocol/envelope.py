@@ -97,7 +97,8 @@ def parse_reply(data: Any, buffers: list[bytes] | None = None) -> tuple[int, Rep
         result = join_buffers(data.get("result"), buffers) if data.get("encoded", True) else data.get("result")
         return data["id"], Reply(True, result, None, buffers)
     err = data.get("error") or {}
-    facts = err.get("data") if isinstance(err.get("data"), dict) else {}
+    facts = err.get("data")
+    facts = facts if isinstance(facts, dict) else {}
     return data["id"], Reply(False, None, ErrorInfo(str(err.get("type", "Error")), str(err.get("message", "")), facts))
 
 
@@ -179,7 +180,8 @@ def packed_snapshot(reply: Reply[Any]) -> dict[str, Any] | None:
     result = reply.result
     if not reply.ok or not isinstance(result, dict):
         return None
-    snapshot = result.get("snapshot") if isinstance(result.get("snapshot"), dict) else result
+    snapshot = result.get("snapshot")
+    snapshot = snapshot if isinstance(snapshot, dict) else result
     return snapshot if is_packed(snapshot.get("variables")) else None
 
 

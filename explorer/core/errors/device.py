@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import ast
 import re
 from typing import Any
 
 from explorer.core.errors.context import ErrorContext, join
 from explorer.core.errors.entry import Card, Entry
-from explorer.core.errors.fixes import node_for, receiver, swap
+from explorer.core.errors.fixes import node_for, receiver, receiver_code, swap
 from explorer.core.errors.safe import (
     array_attr,
     device_of,
@@ -65,7 +64,7 @@ def _device_mismatch(ctx: ErrorContext) -> Card:
 
 def _numpy_grad(ctx: ErrorContext) -> Card:
     call = next((c for c in ctx.calls("numpy") if receiver(c) is not None), None)
-    name = ast.unparse(receiver(call)) if call is not None else None
+    name = receiver_code(call)
     said = _("{facts}, and it requires grad.").format(facts=ctx.describe(name)) if name in ctx.tensors else ""
     rule = _("A NumPy array cannot record the graph, so PyTorch refuses to hand out a tensor that is still tracked. "
              "Detach it first; the array then shares its memory.")
@@ -78,7 +77,7 @@ def _numpy_grad(ctx: ErrorContext) -> Card:
 def _numpy_device(ctx: ErrorContext) -> Card:
     device = ctx.g("dev", "cuda")
     call = next((c for c in ctx.calls("numpy") if receiver(c) is not None), None)
-    name = ast.unparse(receiver(call)) if call is not None else None
+    name = receiver_code(call)
     said = ctx.facts_sentence([name]) if name in ctx.tensors else ""
     if device == "meta":
         detail = _("A meta tensor has a shape and a dtype but no data at all; create it on the CPU to get values.")

@@ -135,10 +135,10 @@ def _empty_hint(name: str, stmt: ast.Assign, call: ast.Call, namespace: dict[str
 def _data_attr(tree: ast.AST, namespace: dict[str, Any]) -> list[Found]:
     for stmt in sorted((n for n in ast.walk(tree) if isinstance(n, (ast.Expr, ast.Assign, ast.AugAssign))),
                        key=lambda n: n.lineno):
-        uses = [n for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and n.attr == "data"
+        uses = [(n, n.value) for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and n.attr == "data"
                 and isinstance(n.value, ast.Name)]
-        for node in uses:
-            found, value = scope_get([namespace], node.value.id)
+        for node, base in uses:
+            found, value = scope_get([namespace], base.id)
             if found and is_tensor(value) and flag(value, "requires_grad"):
                 return [_data_hint(stmt, node, namespace)]
     return []

@@ -140,7 +140,7 @@ class _Reads(ast.NodeVisitor):
                 self.visit(getattr(node, field))
         self.bound = outer
 
-    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension  # type: ignore[assignment]
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
 
 def unknown_names(code: str, scopes: Iterable[dict[str, Any]]) -> list[str] | None:

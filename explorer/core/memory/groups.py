@@ -54,7 +54,7 @@ from explorer.core.summary.static import (
     tget,
 )
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 remember("numpy", np)  # a later sys.modules['numpy'] = None is undone while inspecting
 
 # GUI mode bounds: exact pair checks per call, and np.shares_memory's max_work.

@@ -55,7 +55,7 @@ from explorer.core.summary.static import (
     tget,
 )
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 MAX_ROWS = 8
 MAX_VISITS = 4096

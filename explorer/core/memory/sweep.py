@@ -15,7 +15,7 @@ import numpy as np
 
 from explorer.core.summary.static import PRISTINE_BUILTINS
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 #: Addresses at or above this go to the Python sweep (one space's span in the vector form).
 _SPAN = 1 << 48

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from explorer.core.summary.static import PRISTINE_BUILTINS
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 # Python/numpy methods that mutate their object (torch's in-place ones end in "_").
 _MUTATING_METHODS = frozenset({
