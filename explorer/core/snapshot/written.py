@@ -72,9 +72,9 @@ _PARSED: list[tuple[str, ast.Module | None]] = []  # the last codes parsed (a ru
 
 def parse_code(code: str) -> ast.Module | None:
     """``ast.parse(code)``, or None when it does not parse; the last two codes are remembered (read-only trees)."""
-    for seen, tree in _PARSED:
+    for seen, parsed in _PARSED:
         if seen == code:
-            return tree
+            return parsed
     try:
         tree: ast.Module | None = ast.parse(code)
     except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
