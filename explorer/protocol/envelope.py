@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from explorer.protocol.constants import PROTOCOL_VERSION, R
-from explorer.protocol.replies import HelloReply
 from explorer.protocol.requests import REQUESTS, Hello, Request
 
 
@@ -193,6 +193,6 @@ def unpacked(reply: Reply[R]) -> Reply[R]:
     return reply
 
 
-def version_mismatch(reply: HelloReply, package: str) -> bool:
-    """True when the kernel speaks another protocol or runs another release than *package*."""
+def version_mismatch(reply: Mapping[str, object], package: str) -> bool:
+    """True when the kernel (its hello reply) speaks another protocol or runs another release than *package*."""
     return reply.get("protocol") != PROTOCOL_VERSION or bool(package and reply.get("package") != package)
