@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -105,8 +106,10 @@ def _numpy_not_tensor(ctx: ErrorContext) -> Card:
         cast = ""
         if floats and any(short_dtype(ctx.tensors[a]) != floats[0] for a in arrays):
             cast = {"float32": ".float()", "float64": ".double()", "float16": ".half()"}.get(floats[0], "")
-        swaps = {node_for(ctx, a): f"{from_numpy}({a}){cast}" for a in arrays[:3]}
-        fix = replaced(ctx.statement, swaps) if None not in swaps else None  # type: ignore[arg-type]
+        nodes = [node_for(ctx, a) for a in arrays[:3]]
+        swaps: dict[ast.AST, ast.AST | str] = {
+            node: f"{from_numpy}({a}){cast}" for a, node in zip(arrays, nodes) if node is not None}
+        fix = replaced(ctx.statement, swaps) if None not in nodes else None
     advice = comment_lines(_("turn the array into a tensor first: torch.from_numpy(array)"))
     return Card(_("A NumPy array was passed where a tensor is needed"), join(ctx.facts_sentence(arrays), rule),
                 fix or advice, advice=advice)

@@ -159,8 +159,9 @@ def _index_dtype(ctx: ErrorContext) -> Card:
              "position 1.0 is not a place in a tensor.")
     fix = None
     if bad and ctx.statement is not None:
-        swaps = {node_for(ctx, n): f"{n}.long()" for n in bad[:3]}
-        fix = replaced(ctx.statement, swaps) if None not in swaps else None  # type: ignore[arg-type]
+        nodes = [node_for(ctx, n) for n in bad[:3]]
+        swaps: dict[ast.AST, ast.AST | str] = {node: f"{n}.long()" for n, node in zip(bad, nodes) if node is not None}
+        fix = replaced(ctx.statement, swaps) if None not in nodes else None
     advice = comment_lines(_("turn the indices into integers with .long()"))
     return Card(_("Indices must be integers"), join(ctx.facts_sentence(bad), rule), fix or advice, advice=advice)
 

@@ -140,14 +140,14 @@ def _data_attr(tree: ast.AST, namespace: dict[str, Any]) -> list[Found]:
         for node, base in uses:
             found, value = scope_get([namespace], base.id)
             if found and is_tensor(value) and flag(value, "requires_grad"):
-                return [_data_hint(stmt, node, namespace)]
+                return [_data_hint(stmt, node, base.id, namespace)]
     return []
 
 
-def _data_hint(stmt: ast.stmt, node: ast.Attribute, namespace: dict[str, Any]) -> Found:
+def _data_hint(stmt: ast.stmt, node: ast.Attribute, name: str, namespace: dict[str, Any]) -> Found:
+    """*node* is ``name.data`` in *stmt*."""
     from explorer.core.errors.source import replaced
 
-    name = node.value.id  # type: ignore[attr-defined]
     explanation = join(
         _("`{name}.data` shares `{name}`'s memory but hides every change from autograd, which can silently give wrong "
           "gradients.").format(name=name),
