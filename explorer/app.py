@@ -59,8 +59,8 @@ def create_window(options: argparse.Namespace | None = None) -> tuple[MainWindow
     session.set_language(lang)  # every handshake carries it: a restarted kernel speaks it too
     state.language_changed.connect(session.set_language)
     window = MainWindow(session, state, icon=app_icon())
-    # frames, Continue (F8), input(), attached kernels; kept on the window (which does not declare it)
-    window.kernel_extras = install_kernel_extras(window)  # type: ignore[attr-defined]
+    # frames, Continue (F8), input(), attached kernels; kept alive by the window
+    window.kernel_extras = install_kernel_extras(window)  # type: ignore[attr-defined]  # MainWindow doesn't declare it
     window.retranslate()
 
     def start_kernel() -> None:

@@ -234,7 +234,7 @@ def shares_bytes(a: Reach, b: Reach, max_work: int | None = None) -> bool | None
     try:
         # numpy's stub names only -1 and 0; its docs (and the C code) take any positive bound, or None.
         return bool(np.shares_memory(as_address_array(a), as_address_array(b),
-                                     max_work=max_work))  # type: ignore[arg-type]
+                                     max_work=max_work))  # type: ignore[arg-type]  # the stub is narrower than numpy
     except np.exceptions.TooHardError:
         return None
 
