@@ -8,10 +8,15 @@ import os
 import signal
 import sys
 from importlib import resources
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
+
+if TYPE_CHECKING:
+    from explorer.kernel.session import KernelSession
+    from explorer.ui.window.main_window import MainWindow
 
 KERNEL_START_DELAY_MS = 30
 # After the kernel, the console and the detail views exist: the start-up objects are made by then.
@@ -23,7 +28,7 @@ def app_icon() -> QIcon:
     return QIcon(str(resources.files("explorer") / "resources" / "icon.svg"))
 
 
-def make_console(session):
+def make_console(session: KernelSession) -> Any:
     """qtconsole's RichJupyterWidget on the session's kernel, through its own client."""
     from qtconsole.rich_jupyter_widget import RichJupyterWidget
 
@@ -39,7 +44,7 @@ def make_console(session):
     return console
 
 
-def create_window(options: argparse.Namespace | None = None):
+def create_window(options: argparse.Namespace | None = None) -> tuple[MainWindow, KernelSession]:
     """Create the session and window (the kernel starts on the first event-loop turn)."""
     from explorer.kernel.session import KernelSession
     from explorer.ui.app_state import AppState
@@ -54,7 +59,8 @@ def create_window(options: argparse.Namespace | None = None):
     session.set_language(lang)  # every handshake carries it: a restarted kernel speaks it too
     state.language_changed.connect(session.set_language)
     window = MainWindow(session, state, icon=app_icon())
-    window.kernel_extras = install_kernel_extras(window)  # frames, Continue (F8), input(), attached kernels
+    # frames, Continue (F8), input(), attached kernels; kept alive by the window
+    window.kernel_extras = install_kernel_extras(window)  # type: ignore[attr-defined]  # MainWindow doesn't declare it
     window.retranslate()
 
     def start_kernel() -> None:
@@ -66,8 +72,9 @@ def create_window(options: argparse.Namespace | None = None):
     if getattr(options, "presentation", False):
         window.set_presentation(True)
     window.open_paths(list(getattr(options, "files", []) or []))
-    if getattr(options, "lesson", None):
-        window.open_lesson_by_id(options.lesson)
+    lesson = getattr(options, "lesson", None)
+    if lesson:
+        window.open_lesson_by_id(lesson)
     window.offer_recovery()
     return window, session
 
@@ -77,7 +84,7 @@ def run_app(options: argparse.Namespace) -> int:
     QCoreApplication.setOrganizationName("TensorExplorer")
     QCoreApplication.setApplicationName("Tensor Explorer")
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setWindowIcon(app_icon())
+    QApplication.setWindowIcon(app_icon())
     window, session = create_window(options)
     window.show()
     signal.signal(signal.SIGINT, lambda *_: app.quit())

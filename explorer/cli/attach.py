@@ -36,7 +36,7 @@ def inspect_existing(options: argparse.Namespace) -> int:
     return 0
 
 
-def _variables(options: argparse.Namespace, budget: Budget) -> list[dict[str, Any]]:
+def _variables(options: argparse.Namespace, budget: Budget) -> list[protocol.Var]:
     """The kernel's variables, through our comm; every failure is one sentence."""
     from explorer.kernel.attached import AttachedKernel
     from explorer.kernel.connection import AttachError, resolve

@@ -235,10 +235,10 @@ def render_target(options: argparse.Namespace) -> int:
         return fail(str(exc), options.json, exc.kind)
     if not reply.ok:
         return fail(_sentence(reply.message), options.json)
-    facts = reply.result
     if options.json:
-        print(json.dumps(facts))
+        print(json.dumps(reply.result))
     else:
+        facts = reply.result or {}
         print(f"{name}: layout {facts.get('layout')}, shown as {facts.get('display_shape')} -> {options.out}")
     return 1 if failed else 0
 

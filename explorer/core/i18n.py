@@ -19,6 +19,7 @@ from __future__ import annotations
 import gettext
 import threading
 from pathlib import Path
+from typing import TypedDict
 
 DOMAIN = "tensor_explorer"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -26,7 +27,16 @@ SOURCE_LANGUAGE = "en"
 
 _lock = threading.Lock()
 _cache: dict[str, gettext.NullTranslations] = {}
-_state = {"lang": SOURCE_LANGUAGE, "catalog": gettext.NullTranslations()}
+
+
+class _State(TypedDict):
+    """The language in effect and its catalog."""
+
+    lang: str
+    catalog: gettext.NullTranslations
+
+
+_state: _State = {"lang": SOURCE_LANGUAGE, "catalog": gettext.NullTranslations()}
 
 
 def catalog(lang: str) -> gettext.NullTranslations:
@@ -42,8 +52,8 @@ def catalog(lang: str) -> gettext.NullTranslations:
         return found
 
 
-def set_language(lang: str) -> str:
-    """Write every later sentence in *lang*; returns the language now in effect."""
+def set_language(lang: object) -> str:
+    """Write every later sentence in *lang*; returns the language now in effect (English for a non-text)."""
     lang = lang if isinstance(lang, str) and lang else SOURCE_LANGUAGE
     _state["catalog"] = catalog(lang)
     _state["lang"] = lang
@@ -52,22 +62,22 @@ def set_language(lang: str) -> str:
 
 def language() -> str:
     """The language sentences are written in now."""
-    return str(_state["lang"])
+    return _state["lang"]
 
 
 def _(message: str) -> str:
     """*message* in the current language."""
-    return _state["catalog"].gettext(message)  # type: ignore[union-attr]
+    return _state["catalog"].gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for *n*, in the current language."""
-    return _state["catalog"].ngettext(singular, plural, n)  # type: ignore[union-attr]
+    return _state["catalog"].ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """*message* in the current language, told apart from the same English in another *context*."""
-    return _state["catalog"].pgettext(context, message)  # type: ignore[union-attr]
+    return _state["catalog"].pgettext(context, message)
 
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "mark, translate later"

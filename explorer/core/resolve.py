@@ -17,7 +17,7 @@ from typing import Any
 from explorer.core.i18n import _
 from explorer.core.summary.static import PRISTINE_BUILTINS, instance_dict, is_sub, library, module_table
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 _PATHS: dict[str, tuple] = {}
 _PATHS_LIMIT = 100_000

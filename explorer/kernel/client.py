@@ -200,10 +200,11 @@ class ExplorerClient(QObject):
         entry = self._pending.pop(incoming.request_id, None) if incoming.request_id is not None else None
         if entry is None or incoming.reply is None:
             return
+        callback, valid = entry
         if protocol.packed_snapshot(incoming.reply) is not None:
-            _ChunkDecoder(self, incoming.reply, lambda reply, e=entry: self._deliver(e[0], e[1], reply)).start()
+            _ChunkDecoder(self, incoming.reply, lambda reply: self._deliver(callback, valid, reply)).start()
         else:
-            self._deliver(entry[0], entry[1], incoming.reply)
+            self._deliver(callback, valid, incoming.reply)
 
     def forget_kernel(self) -> None:
         """The kernel died or restarts: our comm is gone with it, so later requests wait for a new handshake.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import queue
 import shutil
 import time
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from jupyter_client import KernelManager
@@ -54,9 +55,9 @@ def missing_sentence(error: str) -> str:
             "`pip install tensor-explorer` in the kernel's environment and restart it")
 
 
-def version_sentence(hello: dict[str, Any]) -> str | None:
+def version_sentence(hello: Mapping[str, object]) -> str | None:
     """What the window's banner says when the kernel runs another release (None when it is this one)."""
-    if not protocol.version_mismatch(hello, __version__):  # type: ignore[arg-type]
+    if not protocol.version_mismatch(hello, __version__):
         return None
     return (f"the kernel has tensor-explorer {hello.get('package')}, this command {__version__}: its answers may "
             f"be wrong; run `pip install tensor-explorer=={__version__}` in the kernel's environment and restart it")
@@ -89,7 +90,7 @@ class HeadlessKernel:
         self._closed = False
         self.client: Any = None
         try:
-            self.manager = KernelManager()
+            self.manager: KernelManager | None = KernelManager()  # None: a kernel someone else started
             self._runtime = configure_manager(self.manager)
             deadline = time.monotonic() + start_timeout
             self.manager.start_kernel(env=kernel_env(die_with_parent=True), cwd=cwd)
@@ -205,11 +206,12 @@ class HeadlessKernel:
         return {"status": "error" if failed else "ok", "outputs": outputs, "interrupted": interrupted}
 
     def is_alive(self) -> bool:
-        return bool(self.manager.is_alive())
+        return self.manager is not None and bool(self.manager.is_alive())
 
     def interrupt(self) -> None:
         """KeyboardInterrupt in the running code."""
-        self.manager.interrupt_kernel()
+        if self.manager is not None:
+            self.manager.interrupt_kernel()
 
     # -- ending ---------------------------------------------------------------------------
     def kill(self) -> None:

@@ -21,9 +21,12 @@ import os
 import sys
 import tempfile
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from explorer import protocol
+
+if TYPE_CHECKING:
+    from ipykernel.iostream import IOPubThread
 
 #: Longest socket path we create (Linux allows 107 bytes, macOS 103); longer ones fail in ZMQ.
 MAX_SOCKET_PATH = 100
@@ -105,7 +108,7 @@ def serve() -> None:
     if folder is not None:
         thread_class = _ipc_pipe_thread(os.path.join(folder, "iopub-pipe"))
         if thread_class is not None:
-            kernelapp.IOPubThread = thread_class  # type: ignore[attr-defined]
+            kernelapp.IOPubThread = thread_class  # type: ignore[misc]  # a monkeypatch: ipykernel builds the class it finds here
     kernelapp.launch_new_instance()
 
 
@@ -150,7 +153,7 @@ def _private_folder(connection_file: str | None) -> str | None:
     return folder if private and fits else None
 
 
-def _ipc_pipe_thread(address: str) -> type | None:
+def _ipc_pipe_thread(address: str) -> type[IOPubThread] | None:
     """ipykernel's IOPubThread with the forked-output pipe on the IPC socket *address*, not TCP.
 
     It relies on ipykernel internals (``_setup_pipe_in``/``_setup_pipe_out``, ``_pipe_uuid``,
@@ -166,7 +169,7 @@ def _ipc_pipe_thread(address: str) -> type | None:
         return None
     url = "ipc://" + address
 
-    class IpcPipeIOPubThread(IOPubThread):  # type: ignore[misc, valid-type]
+    class IpcPipeIOPubThread(IOPubThread):
         """Forked children push their output through a socket file in the kernel's private folder."""
 
         def _setup_pipe_in(self) -> None:

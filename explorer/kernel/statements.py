@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 CELL_MARKER = re.compile(r"^\s*#\s*%%")
@@ -121,7 +122,7 @@ _OWN_SCOPE = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, a
               ast.DictComp, ast.GeneratorExp)
 
 
-def _module_level(tree: ast.AST):  # type: ignore[no-untyped-def]
+def _module_level(tree: ast.AST) -> Iterator[ast.AST]:
     """Every node of *tree* that runs in the module's scope (definitions themselves included, not their bodies)."""
     stack = [tree]
     while stack:

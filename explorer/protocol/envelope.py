@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from explorer.protocol.constants import PROTOCOL_VERSION, R
-from explorer.protocol.replies import HelloReply
 from explorer.protocol.requests import REQUESTS, Hello, Request
 
 
@@ -97,7 +97,8 @@ def parse_reply(data: Any, buffers: list[bytes] | None = None) -> tuple[int, Rep
         result = join_buffers(data.get("result"), buffers) if data.get("encoded", True) else data.get("result")
         return data["id"], Reply(True, result, None, buffers)
     err = data.get("error") or {}
-    facts = err.get("data") if isinstance(err.get("data"), dict) else {}
+    facts = err.get("data")
+    facts = facts if isinstance(facts, dict) else {}
     return data["id"], Reply(False, None, ErrorInfo(str(err.get("type", "Error")), str(err.get("message", "")), facts))
 
 
@@ -179,7 +180,8 @@ def packed_snapshot(reply: Reply[Any]) -> dict[str, Any] | None:
     result = reply.result
     if not reply.ok or not isinstance(result, dict):
         return None
-    snapshot = result.get("snapshot") if isinstance(result.get("snapshot"), dict) else result
+    snapshot = result.get("snapshot")
+    snapshot = snapshot if isinstance(snapshot, dict) else result
     return snapshot if is_packed(snapshot.get("variables")) else None
 
 
@@ -191,6 +193,6 @@ def unpacked(reply: Reply[R]) -> Reply[R]:
     return reply
 
 
-def version_mismatch(reply: HelloReply, package: str) -> bool:
-    """True when the kernel speaks another protocol or runs another release than *package*."""
+def version_mismatch(reply: Mapping[str, object], package: str) -> bool:
+    """True when the kernel (its hello reply) speaks another protocol or runs another release than *package*."""
     return reply.get("protocol") != PROTOCOL_VERSION or bool(package and reply.get("package") != package)

@@ -64,7 +64,7 @@ class Extension:
         if self.pause_hook is not None and sys.breakpointhook is self.pause_hook:
             sys.breakpointhook = self.pause_hook.previous
 
-    def _on_comm_opened(self, comm: Any, open_msg: dict) -> None:
+    def _on_comm_opened(self, comm: Any, open_msg: object) -> None:
         def send(data: dict, buffers: list) -> None:
             comm.send(data, buffers=buffers or None)
 

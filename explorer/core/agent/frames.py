@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import os
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import FrameType, TracebackType
 from typing import Any
@@ -66,10 +66,11 @@ def _bounded(frames: list[tuple[FrameType, int]]) -> list[tuple[FrameType, int]]
 class FrameStack:
     """The frames of one error or one pause, described for the client and readable by index."""
 
-    def __init__(self, frames: list[tuple[FrameType, int]] = (), *, code: str | None = None,
+    def __init__(self, frames: Sequence[tuple[FrameType, int]] = (), *, code: str | None = None,
                  code_filenames: Iterable[str] = (), script: str | None = None) -> None:
         self.generation = next(_generations)
-        self._frames = list(frames)
+        # A frame's line can be None (a frame between two lines), whatever walk_tb's stub says.
+        self._frames: list[tuple[FrameType, int | None]] = list(frames)
         self._code = code
         self._cells = set(code_filenames)
         self._cell = _current_cell(self._frames, self._cells)
@@ -116,7 +117,7 @@ class FrameStack:
         self.generation = next(_generations)
 
 
-def _current_cell(frames: list[tuple[FrameType, int]], code_filenames: set[str]) -> str | None:
+def _current_cell(frames: Sequence[tuple[FrameType, int | None]], code_filenames: set[str]) -> str | None:
     """The file name of the code that ran: the outermost frame in a cell."""
     return next((f.f_code.co_filename for f, _ in frames if f.f_code.co_filename in code_filenames), None)
 

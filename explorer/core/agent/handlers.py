@@ -102,7 +102,7 @@ class Agent:
         return {"protocol": protocol.PROTOCOL_VERSION, "package": __version__,
                 "python": sys.version.split()[0], "pid": os.getpid(), "language": i18n.language()}
 
-    def snapshot(self, req: protocol.Snapshot | protocol.AfterRun, client: ClientState) -> dict:
+    def snapshot(self, req: protocol.Snapshot | protocol.AfterRun | protocol.SelectFrame, client: ClientState) -> dict:
         """Summaries of every user variable, memory facts and what changed since this client's last snapshot."""
         from explorer.core.snapshot.build import build_snapshot
 
@@ -267,7 +267,8 @@ class Agent:
                 raise ValueError(_("There is no frame {index} any more: the frames of an error are kept "
                                    "only until the next run.").format(index=req.index)) from None
         snapshot = self.snapshot(req, client)
-        frame = self.frames.describe(client.frame.index) if self.in_frame(client) else None  # type: ignore[union-attr]
+        chosen = client.frame if self.in_frame(client) else None
+        frame = self.frames.describe(chosen.index) if chosen is not None else None
         return {"frame": frame, "frames": self.frames.describe_all(), "snapshot": snapshot}
 
     def resume(self, req: protocol.Resume, client: ClientState) -> dict:

@@ -6,7 +6,7 @@ import ast
 
 from explorer.core.errors.context import ErrorContext, join, lookup, resolve_callee
 from explorer.core.errors.entry import Card, Entry
-from explorer.core.errors.fixes import swap
+from explorer.core.errors.fixes import receiver, swap
 from explorer.core.errors.safe import is_module, is_tensor
 from explorer.core.errors.source import comment_lines, parse
 from explorer.core.i18n import _
@@ -21,10 +21,11 @@ def _shape_call(ctx: ErrorContext) -> ast.Call | None:
 
 def _shape_called(ctx: ErrorContext) -> Card:
     call = _shape_call(ctx)
-    name = ast.unparse(call.func.value) if call is not None else "x"  # type: ignore[union-attr]
+    target = receiver(call) if call is not None else None
+    name = ast.unparse(target) if target is not None else "x"
     rule = _("`{name}.shape` is a value (a torch.Size, like a tuple), not a function, so it takes no brackets (). "
              "It is x.size() that is a method.").format(name=name)
-    fix = swap(ctx, call, call.func) if call is not None and not call.args else None  # type: ignore[union-attr]
+    fix = swap(ctx, call, call.func) if call is not None and not call.args else None
     advice = comment_lines(_("write {name}.shape without ()").format(name=name))
     return Card(_("shape is not a function"), join(ctx.facts_sentence([name] if name in ctx.tensors else []), rule),
                 fix or advice, advice=advice)
@@ -39,7 +40,8 @@ def _size_subscript(ctx: ErrorContext) -> ast.Subscript | None:
 
 def _size_indexed(ctx: ErrorContext) -> Card:
     node = _size_subscript(ctx)
-    name = ast.unparse(node.value.value) if node is not None else "x"  # type: ignore[union-attr]
+    size = node.value if node is not None else None
+    name = ast.unparse(size.value) if isinstance(size, ast.Attribute) else "x"
     rule = _("`{name}.size` is a method: call it with round brackets, {name}.size(0), or index the shape "
              "instead, {name}.shape[0].").format(name=name)
     fix = None
@@ -118,7 +120,7 @@ def _optimizer(ctx: ErrorContext, given: str) -> Card:
     else:
         rule = _("An optimizer updates tensors, not layers: give it the layer's parameters with .parameters(), "
                  "which lists its weight and bias.")
-    fix = swap(ctx, call.args[0], params) if call is not None and params else None  # type: ignore[union-attr]
+    fix = swap(ctx, call.args[0], params) if call is not None and params else None
     advice = comment_lines(_("give the optimizer model.parameters() or a list of tensors"))
     title = _("The optimizer was given a tensor instead of a list") if given == "tensor" else \
         _("The optimizer was given a layer instead of its parameters")

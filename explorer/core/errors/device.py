@@ -8,7 +8,7 @@ from typing import Any
 
 from explorer.core.errors.context import ErrorContext, join
 from explorer.core.errors.entry import Card, Entry
-from explorer.core.errors.fixes import node_for, receiver, swap
+from explorer.core.errors.fixes import node_for, receiver, receiver_code, swap
 from explorer.core.errors.safe import (
     array_attr,
     device_of,
@@ -65,7 +65,7 @@ def _device_mismatch(ctx: ErrorContext) -> Card:
 
 def _numpy_grad(ctx: ErrorContext) -> Card:
     call = next((c for c in ctx.calls("numpy") if receiver(c) is not None), None)
-    name = ast.unparse(receiver(call)) if call is not None else None
+    name = receiver_code(call)
     said = _("{facts}, and it requires grad.").format(facts=ctx.describe(name)) if name in ctx.tensors else ""
     rule = _("A NumPy array cannot record the graph, so PyTorch refuses to hand out a tensor that is still tracked. "
              "Detach it first; the array then shares its memory.")
@@ -78,7 +78,7 @@ def _numpy_grad(ctx: ErrorContext) -> Card:
 def _numpy_device(ctx: ErrorContext) -> Card:
     device = ctx.g("dev", "cuda")
     call = next((c for c in ctx.calls("numpy") if receiver(c) is not None), None)
-    name = ast.unparse(receiver(call)) if call is not None else None
+    name = receiver_code(call)
     said = ctx.facts_sentence([name]) if name in ctx.tensors else ""
     if device == "meta":
         detail = _("A meta tensor has a shape and a dtype but no data at all; create it on the CPU to get values.")
@@ -106,8 +106,10 @@ def _numpy_not_tensor(ctx: ErrorContext) -> Card:
         cast = ""
         if floats and any(short_dtype(ctx.tensors[a]) != floats[0] for a in arrays):
             cast = {"float32": ".float()", "float64": ".double()", "float16": ".half()"}.get(floats[0], "")
-        swaps = {node_for(ctx, a): f"{from_numpy}({a}){cast}" for a in arrays[:3]}
-        fix = replaced(ctx.statement, swaps) if None not in swaps else None  # type: ignore[arg-type]
+        nodes = [node_for(ctx, a) for a in arrays[:3]]
+        swaps: dict[ast.AST, ast.AST | str] = {
+            node: f"{from_numpy}({a}){cast}" for a, node in zip(arrays, nodes) if node is not None}
+        fix = replaced(ctx.statement, swaps) if None not in nodes else None
     advice = comment_lines(_("turn the array into a tensor first: torch.from_numpy(array)"))
     return Card(_("A NumPy array was passed where a tensor is needed"), join(ctx.facts_sentence(arrays), rule),
                 fix or advice, advice=advice)

@@ -82,20 +82,23 @@ def _dtype_mismatch(ctx: ErrorContext) -> Card:
         fix = swap(ctx, node_for(ctx, layer), f"{layer}.float()")
         fix = f"{fix}  # " + _("the layer back to the default float32") if fix else None
     elif offenders and target and convert_call(target, ctx) and ctx.statement is not None:
-        swaps = {node_for(ctx, n): f"{n}{convert_call(target, ctx)}" for n in offenders[:3]}
-        if None not in swaps:
-            fix = replaced(ctx.statement, swaps)  # type: ignore[arg-type]
+        nodes = [node_for(ctx, n) for n in offenders[:3]]
+        swaps: dict[ast.AST, ast.AST | str] = {
+            node: f"{n}{convert_call(target, ctx)}" for n, node in zip(offenders, nodes) if node is not None}
+        if None not in nodes:
+            fix = replaced(ctx.statement, swaps)
     advice = comment_lines(_("convert the inputs to one dtype, e.g. with .float()"))
     return Card(_("The data types don't match"), join(listed, rule), fix or advice, advice=advice)
 
 
-def _float_literals(node: ast.AST) -> ast.AST | None:
+def _float_literals(node: ast.expr) -> ast.expr | None:
     """A copy of a list/tuple of whole-number literals written as floats (``[1, 2]`` -> ``[1.0, 2.0]``)."""
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return ast.Constant(value=float(node.value))
     if isinstance(node, (ast.List, ast.Tuple)) and node.elts:
         items = [_float_literals(e) for e in node.elts]
-        return None if None in items else type(node)(elts=items, ctx=ast.Load())
+        floats = [e for e in items if e is not None]
+        return None if len(floats) < len(items) else type(node)(elts=floats, ctx=ast.Load())
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _float_literals(node.operand)
         return ast.UnaryOp(op=ast.USub(), operand=inner) if inner is not None else None
@@ -111,15 +114,18 @@ def _grad_int(ctx: ErrorContext) -> Card:
                  and any(k.arg == "requires_grad" for k in c.keywords)), None)
     takes_data = call is not None and call_name(call) in ("tensor", "as_tensor", "arange") and \
         not any(k.arg == "dtype" for k in call.keywords)
-    if takes_data and call.args and _float_literals(call.args[0]) is not None:  # type: ignore[union-attr]
-        fix = swap(ctx, call.args[0], _float_literals(call.args[0]))  # type: ignore[arg-type]
+    data = call.args[0] if takes_data and call is not None and call.args else None
+    literal = _float_literals(data) if data is not None else None
+    if data is not None and literal is not None:
+        fix = swap(ctx, data, literal)
         fix = f"{fix}  # " + _("1.0 instead of 1: a float tensor") if fix else None
     elif call is not None and spell_torch(ctx.scopes):
         fix = swap(ctx, call, with_args(call, keywords={"dtype": f"{spell_torch(ctx.scopes)}.float32"}))
     else:
         flip = next((c for c in ctx.calls("requires_grad_") if receiver(c) is not None), None)
-        if flip is not None and isinstance(ctx.statement, ast.Expr):
-            name = ast.unparse(receiver(flip))
+        flipped = receiver(flip) if flip is not None else None
+        if flip is not None and flipped is not None and isinstance(ctx.statement, ast.Expr):
+            name = ast.unparse(flipped)
             fix = f"{name} = {name}.float().{ast.unparse(with_args(flip)).split('.')[-1]}"
     advice = comment_lines(_("make the tensor a float one first, e.g. with .float()"))
     return Card(_("Integer tensors cannot require gradients"), join(said, rule), fix or advice, advice=advice)
@@ -134,8 +140,8 @@ def _op_dtype(ctx: ErrorContext) -> Card:
     fix = None
     call = next(iter(ctx.calls(op)), None) if op else None
     if call is not None:
-        if receiver(call) is not None and ast.unparse(receiver(call)) in ints:
-            fix = swap(ctx, receiver(call), f"{ast.unparse(receiver(call))}.float()")
+        if (base := receiver(call)) is not None and ast.unparse(base) in ints:
+            fix = swap(ctx, base, f"{ast.unparse(base)}.float()")
         elif call.args and ast.unparse(call.args[0]) in ints:
             fix = swap(ctx, call.args[0], f"{ast.unparse(call.args[0])}.float()")
         elif any(k.arg == "dtype" for k in call.keywords) and spell_torch(ctx.scopes):
@@ -153,8 +159,9 @@ def _index_dtype(ctx: ErrorContext) -> Card:
              "position 1.0 is not a place in a tensor.")
     fix = None
     if bad and ctx.statement is not None:
-        swaps = {node_for(ctx, n): f"{n}.long()" for n in bad[:3]}
-        fix = replaced(ctx.statement, swaps) if None not in swaps else None  # type: ignore[arg-type]
+        nodes = [node_for(ctx, n) for n in bad[:3]]
+        swaps: dict[ast.AST, ast.AST | str] = {node: f"{n}.long()" for n, node in zip(bad, nodes) if node is not None}
+        fix = replaced(ctx.statement, swaps) if None not in nodes else None
     advice = comment_lines(_("turn the indices into integers with .long()"))
     return Card(_("Indices must be integers"), join(ctx.facts_sentence(bad), rule), fix or advice, advice=advice)
 

@@ -69,7 +69,8 @@ def _locate(exc: BaseException, namespace: dict, code_filenames: Iterable[str]) 
     if found is None:
         return "", None, [namespace]
     frame, lineno = found
-    scopes = [frame.f_locals, frame.f_globals, namespace]
+    # f_locals need not be a dict (a proxy on newer Pythons): only real dicts are searched.
+    scopes: list[object] = [frame.f_locals, frame.f_globals, namespace]
     return source_of(frame.f_code.co_filename, frame.f_globals), lineno, [s for s in scopes if isinstance(s, dict)]
 
 

@@ -66,9 +66,15 @@ def set_argument(call: ast.Call, name: str, position: int, value: str) -> ast.Ca
     return with_args(call, args=args)
 
 
-def receiver(call: ast.Call) -> ast.AST | None:
+def receiver(call: ast.Call) -> ast.expr | None:
     """The expression a method is called on (``x`` in ``x.view(3)``)."""
     return call.func.value if isinstance(call.func, ast.Attribute) else None
+
+
+def receiver_code(call: ast.Call | None) -> str | None:
+    """The code of the expression a method is called on; None without a call or for a plain function call."""
+    target = receiver(call) if call is not None else None
+    return ast.unparse(target) if target is not None else None
 
 
 def shape_args(shape: list[int]) -> list[str]:

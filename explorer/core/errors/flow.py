@@ -54,7 +54,9 @@ def reads(node: ast.AST) -> set[str]:
 
 def chain(name: str, steps: list[Step], keep: Callable[[Step], bool]) -> tuple[list[Step], set[str]]:
     """The steps that compute *name*, walking back while *keep* accepts them; and the names they start from."""
-    needed, kept, starts = {name}, [], set()
+    needed: set[str] = {name}
+    kept: list[Step] = []
+    starts: set[str] = set()
     for step in reversed(steps):
         if step.target not in needed:
             continue

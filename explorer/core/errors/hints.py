@@ -135,19 +135,19 @@ def _empty_hint(name: str, stmt: ast.Assign, call: ast.Call, namespace: dict[str
 def _data_attr(tree: ast.AST, namespace: dict[str, Any]) -> list[Found]:
     for stmt in sorted((n for n in ast.walk(tree) if isinstance(n, (ast.Expr, ast.Assign, ast.AugAssign))),
                        key=lambda n: n.lineno):
-        uses = [n for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and n.attr == "data"
+        uses = [(n, n.value) for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and n.attr == "data"
                 and isinstance(n.value, ast.Name)]
-        for node in uses:
-            found, value = scope_get([namespace], node.value.id)
+        for node, base in uses:
+            found, value = scope_get([namespace], base.id)
             if found and is_tensor(value) and flag(value, "requires_grad"):
-                return [_data_hint(stmt, node, namespace)]
+                return [_data_hint(stmt, node, base.id, namespace)]
     return []
 
 
-def _data_hint(stmt: ast.stmt, node: ast.Attribute, namespace: dict[str, Any]) -> Found:
+def _data_hint(stmt: ast.stmt, node: ast.Attribute, name: str, namespace: dict[str, Any]) -> Found:
+    """*node* is ``name.data`` in *stmt*."""
     from explorer.core.errors.source import replaced
 
-    name = node.value.id  # type: ignore[attr-defined]
     explanation = join(
         _("`{name}.data` shares `{name}`'s memory but hides every change from autograd, which can silently give wrong "
           "gradients.").format(name=name),

@@ -133,9 +133,9 @@ def _cut_fix(tree: ast.AST, line: int, broken: list[str]) -> tuple[int, str] | N
 
 def _loss_names(tree: ast.AST, line: int) -> set[str]:
     """The names the first backward()'s loss is computed from (through the assignments before it)."""
-    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                and n.func.attr == "backward" and n.lineno == line)
-    target = call.func.value  # type: ignore[attr-defined]
+    method = next(n.func for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                  and n.func.attr == "backward" and n.lineno == line)
+    target = method.value
     names = reads(target)
     if isinstance(target, ast.Name):
         kept, starts = chain(target.id, steps_before(list(getattr(tree, "body", [])), line + 1), keep=lambda s: True)

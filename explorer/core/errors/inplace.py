@@ -7,7 +7,7 @@ import re
 
 from explorer.core.errors.context import ErrorContext, fmt_shape, join
 from explorer.core.errors.entry import Card, Entry
-from explorer.core.errors.fixes import receiver, swap
+from explorer.core.errors.fixes import receiver, receiver_code, swap
 from explorer.core.errors.safe import flag, is_tensor, shape_of, tensor_attr
 from explorer.core.errors.source import comment_lines, parse
 from explorer.core.errors.spelling import spell, spell_torch
@@ -23,8 +23,8 @@ def out_of_place(stmt: ast.stmt | None) -> tuple[str, str] | None:
         name = stmt.target.id
         return name, f"{name} = {name} {_OPS[type(stmt.op)]} {ast.unparse(stmt.value)}"
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute):
-        call = stmt.value
-        method, target = call.func.attr, call.func.value
+        call, func = stmt.value, stmt.value.func
+        method, target = func.attr, func.value
         if isinstance(target, ast.Name) and method.endswith("_") and not method.startswith("_"):
             if method in _METHOD_OPS and len(call.args) == 1 and not call.keywords:
                 return target.id, f"{target.id} = {target.id} {_METHOD_OPS[method]} {ast.unparse(call.args[0])}"
@@ -36,10 +36,10 @@ def out_of_place(stmt: ast.stmt | None) -> tuple[str, str] | None:
 
 def _backward_nonscalar(ctx: ErrorContext) -> Card:
     call = next((c for c in ctx.calls("backward") if receiver(c) is not None), None)
-    name = ast.unparse(receiver(call)) if call is not None else None
+    name = receiver_code(call)
     shape = shape_of(ctx.tensors.get(name or ""))
     said = ""
-    if shape is not None:
+    if shape is not None and name is not None:
         count = 1
         for size in shape:
             count *= size

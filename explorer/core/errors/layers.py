@@ -54,8 +54,8 @@ def creation(ctx: ErrorContext, path: str, module: Any) -> tuple[ast.stmt, ast.C
         if target == path or (attribute and target == f"self.{attribute.group(1)}"):
             candidate = (stmt, stmt.value)
         elif index and target == index.group(1) and len(stmt.value.args) > int(index.group(2)) \
-                and isinstance(stmt.value.args[int(index.group(2))], ast.Call):
-            candidate = (stmt, stmt.value.args[int(index.group(2))])
+                and isinstance(item := stmt.value.args[int(index.group(2))], ast.Call):
+            candidate = (stmt, item)
         else:
             continue
         if not _makes(ctx, candidate[1], module):
@@ -142,7 +142,8 @@ def _conv_input(ctx: ErrorContext) -> Card:
     shape, op = _ints(ctx.g("shape")), ctx.g("op", "conv2d")
     unbatched, batched = int(ctx.g("u", "3")), int(ctx.g("b", "4"))
     calls = [(name, m, c) for name, m, c in module_calls(ctx) if class_name(m) in _CONV and c.args]
-    x = ast.unparse(calls[0][2].args[0]) if calls else ctx.by_shape(shape)
+    given = calls[0][2].args[0] if calls else None
+    x = ast.unparse(given) if given is not None else ctx.by_shape(shape)
     said = ctx.facts_sentence([x]) if x in ctx.tensors else ""
     one = "[" + _LAYOUTS[unbatched - 1][4:]
     rule = ngettext("{op} wants {one} for one sample or {batch} for a batch ({u} or {b} dimensions), "
@@ -151,11 +152,11 @@ def _conv_input(ctx: ErrorContext) -> Card:
                     "but the input has {n} dimensions.", len(shape)).format(
         op=op, one=one, batch=_LAYOUTS[unbatched - 1], u=unbatched, b=batched, n=len(shape))
     fix = None
-    if calls:
+    if calls and given is not None:
         in_channels = _attr(calls[0][1], "in_channels")
-        new = _conv_shape_fix(x, shape, unbatched, in_channels)
+        new = _conv_shape_fix(ast.unparse(given), shape, unbatched, in_channels)
         if new is not None:
-            code = swap(ctx, calls[0][2].args[0], new[0])
+            code = swap(ctx, given, new[0])
             fix = f"{code}  # {fmt_shape(shape)} -> {fmt_shape(new[1])}" if code else None
     advice = comment_lines(_("{x} must be {layout}").format(x=x or "x", layout=_LAYOUTS[unbatched - 1]))
     title = _("{op} got an input with the wrong number of dimensions").format(op=op)

@@ -7,7 +7,7 @@ import re
 
 from explorer.core.errors.context import ErrorContext, call_name, fmt_shape, join
 from explorer.core.errors.entry import Card, Entry
-from explorer.core.errors.fixes import set_argument, swap, with_args
+from explorer.core.errors.fixes import receiver_code, set_argument, swap, with_args
 from explorer.core.errors.safe import is_ndarray, shape_of
 from explorer.core.errors.source import comment_lines
 from explorer.core.i18n import _, ngettext
@@ -114,7 +114,7 @@ def _imshow(ctx: ErrorContext) -> Card:
 def _permute(ctx: ErrorContext) -> Card:
     nd, given = int(ctx.g("nd", "0")), int(ctx.g("nl", "0"))
     call = next((c for c in ctx.calls("permute") if isinstance(c.func, ast.Attribute)), None)
-    name = ast.unparse(call.func.value) if call is not None else None
+    name = receiver_code(call)
     said = ctx.facts_sentence([name]) if name in ctx.tensors else ""
     rule = ngettext("permute needs one entry per dimension, an order of 0 … {last}: the tensor has {nd} dimension "
                     "but {given} were given.",

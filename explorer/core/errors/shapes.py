@@ -125,10 +125,11 @@ def _reshape(ctx: ErrorContext) -> Card:
 
 def _view_noncontiguous(ctx: ErrorContext) -> Card:
     call = next((c for c in ctx.calls("view") if receiver(c) is not None), None)
-    name = ast.unparse(receiver(call)) if call is not None else None
+    target = receiver(call) if call is not None else None
+    name = ast.unparse(target) if target is not None else None
     value = ctx.tensors.get(name or "")
     said = ""
-    if value is not None:
+    if value is not None and name is not None:
         from explorer.core.errors.safe import tensor_attr
 
         said = _("{facts}, with strides {strides}.").format(facts=ctx.describe(name), strides=tuple(tensor_attr(value, "stride")))
@@ -136,17 +137,17 @@ def _view_noncontiguous(ctx: ErrorContext) -> Card:
              ".transpose() or .permute()), so .view() cannot give it a new shape without copying. "
              ".reshape() copies when it has to.")
     fix = None
-    if call is not None and value is not None and not flag(value, "is_contiguous"):
+    if call is not None and target is not None and value is not None and not flag(value, "is_contiguous"):
         code = swap(ctx, call, with_args(call, method="reshape"))
-        contiguous = ast.unparse(_contiguous_first(call))
+        contiguous = ast.unparse(_contiguous_first(call, target))
         fix = code + "\n" + comment_lines(_("or: {code}").format(code=contiguous)) if code else None
     advice = comment_lines(_("use .reshape(...) instead of .view(...)"))
     return Card(_("view() needs a contiguous tensor"), join(said, rule), fix or advice, advice=advice)
 
 
-def _contiguous_first(call: ast.Call) -> ast.Call:
-    """``x.view(12)`` -> ``x.contiguous().view(12)``."""
-    first = ast.Call(func=ast.Attribute(value=call.func.value, attr="contiguous", ctx=ast.Load()), args=[], keywords=[])
+def _contiguous_first(call: ast.Call, target: ast.expr) -> ast.Call:
+    """``x.view(12)`` -> ``x.contiguous().view(12)``, *target* being the ``x`` the call is made on."""
+    first = ast.Call(func=ast.Attribute(value=target, attr="contiguous", ctx=ast.Load()), args=[], keywords=[])
     return ast.Call(func=ast.Attribute(value=first, attr=call_name(call), ctx=ast.Load()), args=call.args,
                     keywords=call.keywords)
 
@@ -163,8 +164,8 @@ def _out_of_place(ctx: ErrorContext) -> str | None:
         target = ast.unparse(stmt.target)
         return f"{target} = {target} {_OPS.get(type(stmt.op), '+')} {ast.unparse(stmt.value)}"
     for node in ctx.nodes():
-        if isinstance(node, ast.Call) and call_name(node).endswith("_") and receiver(node) is not None:
-            target = ast.unparse(receiver(node))
+        if isinstance(node, ast.Call) and call_name(node).endswith("_") and (base := receiver(node)) is not None:
+            target = ast.unparse(base)
             return f"{target} = {ast.unparse(with_args(node, method=call_name(node)[:-1]))}"
     return None
 

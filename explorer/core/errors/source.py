@@ -120,7 +120,9 @@ def apply_fix(code: str, card: dict[str, Any]) -> str | None:
 
 def is_code(fix: str | None) -> bool:
     """True when the fix has at least one line that is not a comment."""
-    return bool(fix) and any(row.strip() and not row.strip().startswith("#") for row in fix.splitlines())
+    if not fix:
+        return False
+    return any(row.strip() and not row.strip().startswith("#") for row in fix.splitlines())
 
 
 def comment_lines(text: str) -> str:

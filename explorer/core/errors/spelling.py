@@ -119,18 +119,17 @@ class _Reads(ast.NodeVisitor):
         for stmt in node.body + node.orelse:
             self.visit(stmt)
 
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
         self.bound.add(node.name)  # the body runs later, with its own names: not checked
 
-    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
-    visit_ClassDef = visit_FunctionDef  # type: ignore[assignment]
+    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         return None
 
-    def _comprehension(self, node: ast.AST) -> None:
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
         outer = set(self.bound)
-        for generator in node.generators:  # type: ignore[attr-defined]
+        for generator in node.generators:
             self.visit(generator.iter)
             self.visit(generator.target)
             for condition in generator.ifs:
@@ -140,7 +139,7 @@ class _Reads(ast.NodeVisitor):
                 self.visit(getattr(node, field))
         self.bound = outer
 
-    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension  # type: ignore[assignment]
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
 
 def unknown_names(code: str, scopes: Iterable[dict[str, Any]]) -> list[str] | None:

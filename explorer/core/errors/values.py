@@ -6,7 +6,7 @@ import ast
 
 from explorer.core.errors.context import ErrorContext, call_name, join
 from explorer.core.errors.entry import Card, Entry
-from explorer.core.errors.fixes import receiver, set_argument, swap
+from explorer.core.errors.fixes import receiver, receiver_code, set_argument, swap
 from explorer.core.errors.layers import creation
 from explorer.core.errors.safe import class_name, is_tensor, shape_of, static_attr, tensor_attr
 from explorer.core.errors.source import comment_lines, replaced
@@ -70,7 +70,7 @@ def _dim_oob(ctx: ErrorContext) -> Card:
 
 def _item_multi(ctx: ErrorContext) -> Card:
     call = next((c for c in ctx.calls("item") if receiver(c) is not None), None)
-    name = ast.unparse(receiver(call)) if call is not None else next(iter(ctx.tensors), None)
+    name = receiver_code(call) if call is not None else next(iter(ctx.tensors), None)
     count = ctx.g("n")
     if count:
         many = ngettext("this one has {n} element.", "this one has {n} elements.", int(count)).format(n=int(count))
@@ -97,7 +97,8 @@ def _tensor_list(ctx: ErrorContext) -> ast.Call | None:
 
 def _stack_instead(ctx: ErrorContext) -> Card:
     call = _tensor_list(ctx)
-    items = [ast.unparse(e) for e in call.args[0].elts] if call is not None else []  # type: ignore[union-attr]
+    first = call.args[0] if call is not None else None
+    items = [ast.unparse(e) for e in first.elts] if isinstance(first, (ast.List, ast.Tuple)) else []
     rule = _("torch.tensor() builds a tensor from numbers; given a list of tensors with several elements each, it "
              "tries to turn each tensor into one number. To put tensors side by side use torch.stack (a new "
              "dimension) or torch.cat (along an existing one).")

@@ -167,7 +167,9 @@ def warning_card(message: str, category: type | str, filename: str, lineno: int 
         if user is None:
             return None
         filename, lineno = user.f_code.co_filename, user.f_lineno
-        scopes = [s for s in (user.f_locals, user.f_globals, namespace) if isinstance(s, dict)]
+        # f_locals need not be a dict (a proxy on newer Pythons): only real dicts are searched.
+        found: tuple[object, ...] = (user.f_locals, user.f_globals, namespace)
+        scopes = [s for s in found if isinstance(s, dict)]
     source = source_of(filename)
     ctx = context_for(message, source, lineno, scopes, set())
     name = category if isinstance(category, str) else getattr(category, "__name__", "Warning")

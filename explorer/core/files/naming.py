@@ -95,7 +95,7 @@ def variable_name(path: str, taken: Iterable[str] = frozenset()) -> str:
     return f"{name}_{count}"
 
 
-def check_name(name: str) -> str:
+def check_name(name: object) -> str:
     """Validate a name the user chose; raise :class:`FileLoadError` when it cannot hold the data."""
     if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
         raise FileLoadError(_("{name} is not a valid Python variable name.").format(name=show(str(name))))

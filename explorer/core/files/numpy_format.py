@@ -88,7 +88,7 @@ def _read_other_version(fh: IO[bytes], version: tuple[int, int]) -> tuple[Any, b
 
     if version != (3, 0):
         raise ValueError(f"unsupported .npy version {version}")
-    return _format_impl._read_array_header(fh, version)
+    return _format_impl._read_array_header(fh, version)  # type: ignore[attr-defined]  # private: not in numpy's stubs
 
 
 def _dtype_text(dtype: Any) -> str:

@@ -65,7 +65,7 @@ def _kind(content: str) -> str:
     return _(_CONTENT_LABEL[content])
 
 
-def _local_path(path: str) -> str:
+def _local_path(path: object) -> str:
     """Turn a dropped path or ``file://`` URL into an absolute local path; refuse other URLs."""
     if isinstance(path, os.PathLike):
         path = os.fspath(path)

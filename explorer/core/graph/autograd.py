@@ -82,9 +82,9 @@ def _named_tensors(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
             head = enumerate(itertools.islice(value, _CONTAINER_ITEMS))
             later.extend((f"{name}[{i}]", v) for i, v in head if isinstance(v, torch.Tensor))
         elif isinstance(value, dict):
-            head = list(itertools.islice(value.items(), _CONTAINER_ITEMS))
+            pairs = list(itertools.islice(value.items(), _CONTAINER_ITEMS))
             later.extend(
-                (f"{name}[{k!r}]", v) for k, v in head if isinstance(k, (str, int)) and isinstance(v, torch.Tensor)
+                (f"{name}[{k!r}]", v) for k, v in pairs if isinstance(k, (str, int)) and isinstance(v, torch.Tensor)
             )
     # Plain variables win over container paths when one tensor has both names.
     return first + later

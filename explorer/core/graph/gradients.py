@@ -121,11 +121,12 @@ def _chain(node_id: str, succ: dict[str, list[str]], info: dict[tuple[str, str],
     formulas.reverse()
     values.reverse()
     out = {"formula": " × ".join(f"({f})" if " " in f else f for f in formulas), "values": None, "value": None}
-    if all(v is not None for v in values):
+    known = [v for v in values if v is not None]
+    if len(known) == len(values):
         product = 1.0
-        for v in values:
+        for v in known:
             product *= v
-        out["values"] = " × ".join(_text(v) for v in values)
+        out["values"] = " × ".join(_text(v) for v in known)
         out["value"] = _text(product)
     return out
 

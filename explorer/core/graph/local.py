@@ -12,7 +12,7 @@ Formulas are mathematics, not sentences, so they need no translation.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 #: In a formula, the other input's label (or the constant the node saved).
@@ -46,20 +46,20 @@ def _rule(formula: str, value: float | None = None, other_slot: int | None = Non
     return {"formula": formula, "value": value, "other_slot": other_slot, "shape": shape}
 
 
-def _mul(fn: Any, slots: int) -> list[dict | None]:
+def _mul(fn: Any, slots: int) -> Sequence[dict | None]:
     self_value, other_value = _saved(fn, "_saved_self"), _saved(fn, "_saved_other")
     # x * 3: the constant has no slot of its own in next_functions, but the node saved it as "other".
     return [_rule(OTHER, number(other_value), other_slot=1), _rule(OTHER, number(self_value), other_slot=0)][:slots]
 
 
-def _add(fn: Any, slots: int, sign: float) -> list[dict | None]:
+def _add(fn: Any, slots: int, sign: float) -> Sequence[dict | None]:
     alpha = number(_saved(fn, "_saved_alpha"))
     alpha = 1.0 if alpha is None else alpha
     second = sign * alpha
     return [_rule("1", 1.0), _rule(_plain(second), second)][:slots]
 
 
-def _div(fn: Any, slots: int) -> list[dict | None]:
+def _div(fn: Any, slots: int) -> Sequence[dict | None]:
     a, b = number(_saved(fn, "_saved_self")), number(_saved(fn, "_saved_other"))
     first = _rule("1/" + OTHER, None if b in (None, 0.0) else 1.0 / b, other_slot=1)
     second = _rule("−" + OTHER + "/{self}²", None if a is None or b in (None, 0.0) else -a / (b * b), other_slot=0)
@@ -89,7 +89,7 @@ def _mean(fn: Any, slots: int) -> list[dict | None]:
     return [_rule(f"1/{count}", 1.0 / count if count else None)] + [None] * (slots - 1)
 
 
-def _matmul(fn: Any, slots: int) -> list[dict | None]:
+def _matmul(fn: Any, slots: int) -> Sequence[dict | None]:
     """a @ b: ∂ for a is grad @ bᵀ, for b aᵀ @ grad; the shapes say why they fit."""
     a = _shape(_saved(fn, "_saved_self_sym_sizes"))
     b = _shape(_saved(fn, "_saved_mat2_sym_sizes"))
@@ -120,7 +120,7 @@ def _plain(value: float) -> str:
     return text.replace("-", "−")
 
 
-_RULES: dict[str, Callable[[Any, int], list[dict | None]]] = {
+_RULES: dict[str, Callable[[Any, int], Sequence[dict | None]]] = {
     "MulBackward0": _mul,
     "AddBackward0": lambda fn, n: _add(fn, n, 1.0),
     "SubBackward0": lambda fn, n: _add(fn, n, -1.0),
@@ -151,4 +151,4 @@ def local_rules(fn: Any) -> list[dict | None]:
         found = rule(fn, slots)
     except Exception:  # noqa: BLE001 - a node of another torch release: no rule rather than no graph
         return [None] * slots
-    return (found + [None] * slots)[:slots]
+    return [*found, *[None] * slots][:slots]

@@ -54,7 +54,7 @@ from explorer.core.summary.static import (
     tget,
 )
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 remember("numpy", np)  # a later sys.modules['numpy'] = None is undone while inspecting
 
 # GUI mode bounds: exact pair checks per call, and np.shares_memory's max_work.
@@ -232,7 +232,9 @@ def shares_bytes(a: Reach, b: Reach, max_work: int | None = None) -> bool | None
     if (a.ptr, a.shape, a.strides, a.itemsize) == (b.ptr, b.shape, b.strides, b.itemsize):
         return True
     try:
-        return bool(np.shares_memory(as_address_array(a), as_address_array(b), max_work=max_work))
+        # numpy's stub names only -1 and 0; its docs (and the C code) take any positive bound, or None.
+        return bool(np.shares_memory(as_address_array(a), as_address_array(b),
+                                     max_work=max_work))  # type: ignore[arg-type]  # the stub is narrower than numpy
     except np.exceptions.TooHardError:
         return None
 
@@ -257,14 +259,14 @@ def _group_pairs(
 ) -> tuple[dict[int, set[int]], set[int]]:
     """Overlapping pairs within one group, plus the members whose checks were skipped."""
     over: dict[int, set[int]] = {i: set() for i in members}
-    live = sorted((i for i in members if reaches[i] is not None and not reaches[i].empty),
-                  key=lambda i: reaches[i].lo)
+    known = {i: r for i in members if (r := reaches[i]) is not None and not r.empty}
+    live = sorted(known, key=lambda i: known[i].lo)
     active: list[int] = []
     for pos, i in enumerate(live):
-        ri = reaches[i]
-        active = [j for j in active if reaches[j].hi > ri.lo]
+        ri = known[i]
+        active = [j for j in active if known[j].hi > ri.lo]
         for j in active:
-            verdict = checker.check(reaches[j], ri)
+            verdict = checker.check(known[j], ri)
             if verdict is None:  # budget spent: everything still open is unknown
                 return over, set(active) | set(live[pos:])
             if verdict:
@@ -330,7 +332,8 @@ def reach_from_var(var: dict, value: Any) -> Reach | None:
     """:func:`reach` from the summary's facts when they are all there, else from the value."""
     ptr, shape, strides, itemsize = (var.get(k) for k in ("data_ptr", "shape", "byte_strides", "itemsize"))
     device = var.get("device")
-    if None in (ptr, shape, strides, itemsize, device) or var.get("kind") not in _ARRAY_KINDS or not ptr:
+    if ptr is None or shape is None or strides is None or itemsize is None or device is None \
+            or var.get("kind") not in _ARRAY_KINDS or not ptr:
         return reach(value)
     shape, strides = tuple(shape), tuple(strides)
     lo, hi = extent(ptr, shape, strides, itemsize)
@@ -360,7 +363,8 @@ def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = Fal
     for c in comps:
         if c is not None and c not in labels:
             labels[c] = f"M{len(labels) + 1}"
-    grouped = {"relation": None, "memory_group": None, "overlaps": None, "overlaps_exact": False}
+    grouped: dict[str, str | bool | None] = {"relation": None, "memory_group": None, "overlaps": None,
+                                             "overlaps_exact": False}
     alone = {"relation": None, "memory_group": None, "overlaps_exact": True}
     for (var, value), c in zip(entries, comps):
         if c is not None and not overlaps:  # groups only: the GUI asks for one variable's overlaps later
@@ -408,14 +412,15 @@ def group_of(namespace: dict[str, Any], name: str) -> tuple[Any, list[tuple[str,
         keys = [allocation_key(v) for _, v in items]
     comps = memory_components(keys)
     index = next(i for i, (n, _) in enumerate(items) if n == name)
-    if comps[index] is None:
+    component = comps[index]
+    if component is None:
         return target, [(name, target)], None
     numbers: dict[int, int] = {}  # component -> its label number, in order of first appearance
     for c in comps:
         if c is not None and c not in numbers:
             numbers[c] = len(numbers) + 1
-    label = f"M{numbers[comps[index]]}"
-    members = [items[i] for i, c in enumerate(comps) if c == comps[index] and i != index]
+    label = f"M{numbers[component]}"
+    members = [items[i] for i, c in enumerate(comps) if c == component and i != index]
     return target, [(name, target)] + members, label
 
 
@@ -443,7 +448,9 @@ def _overlaps_of(namespace: dict[str, Any], name: str) -> dict:
     target, members, label = group_of(namespace, name)
     mine = reach(target)
     key = allocation_key(target)
-    same, over, apart = [], [], []
+    same: list[str] = []
+    over: list[str] = []
+    apart: list[str] = []
     for other_name, value in members[1:]:
         if allocation_key(value) == key:
             same.append(other_name)

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from explorer.core.i18n import _
-from explorer.core.memory.groups import allocation_key, group_of, is_array_like, is_tensor, reach
+from explorer.core.memory.groups import Reach, allocation_key, group_of, is_array_like, is_tensor, reach
 from explorer.core.summary.static import (
     PRISTINE_BUILTINS,
     inspecting,
@@ -55,7 +55,7 @@ from explorer.core.summary.static import (
     tget,
 )
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 MAX_ROWS = 8
 MAX_VISITS = 4096
@@ -97,10 +97,26 @@ def readable(value: Any) -> Any:
     return plain_array(value) if is_sub(value, np.ndarray) else value
 
 
+def _member_reach(value: Any) -> Reach:
+    """:func:`reach` of a group member (:func:`memory_map` keeps only the members that have one)."""
+    r = reach(value)
+    if r is None:
+        raise ValueError(_("no storage"))
+    return r
+
+
+def _member_key(value: Any) -> tuple[str, int, int]:
+    """:func:`allocation_key` of a value with storage (every member of a memory group has one)."""
+    key = allocation_key(value)
+    if key is None:
+        raise ValueError(_("no storage"))
+    return key
+
+
 def _payload(name: str, label: str | None, target: Any, key: tuple, members: list[tuple[str, Any]],
              max_cells: int, max_visits: int) -> dict:
     """The payload of a value with storage (*target* and *members* already plain)."""
-    keys = [allocation_key(v) for _, v in members]
+    keys = [_member_key(v) for _, v in members]
     lo, hi = min(k[1] for k in keys), max(k[2] for k in keys)
     unit_bytes = _unit_bytes(members, lo, hi)
     units = (hi - lo) // unit_bytes
@@ -151,7 +167,7 @@ def _unit_bytes(members: list[tuple[str, Any]], lo: int, hi: int) -> int:
     if (hi - lo) % size:
         return 1
     for _name, value in members:
-        r = reach(value)
+        r = _member_reach(value)
         if (r.ptr - lo) % size or any(s % size for s in r.strides):
             return 1
     return size
@@ -203,9 +219,8 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
-def _layout(value: Any, storage_ptr: int) -> tuple[int | None, int, list[int] | None]:
-    """(storage offset in elements or None, byte offset, element strides or None)."""
-    r = reach(value)
+def _layout(value: Any, r: Reach, storage_ptr: int) -> tuple[int | None, int, list[int] | None]:
+    """(storage offset in elements or None, byte offset, element strides or None); *r* is the value's reach."""
     size = r.itemsize
     if is_tensor(value):
         return int(value.storage_offset()), r.ptr - storage_ptr, list(value.stride())
@@ -230,13 +245,15 @@ def _visit_offsets(shape: tuple[int, ...], strides: tuple[int, ...], max_visits:
     """Byte offsets of the visited elements in C order, and their flat indices when sampled."""
     numel = math.prod(shape)
     if numel <= max_visits:
-        offs = np.zeros((), dtype=np.int64)
+        offs: np.ndarray = np.zeros((), dtype=np.int64)
         for n, s in zip(shape, strides):
             offs = offs[..., None] + np.arange(n, dtype=np.int64) * s
         return offs.reshape(-1), None
     flat = np.unique(np.linspace(0, numel - 1, max_visits).astype(np.int64))
     idx = np.unravel_index(flat, shape)
-    offs = sum((i.astype(np.int64) * s for i, s in zip(idx, strides)), np.zeros(len(flat), np.int64))
+    offs = np.zeros(len(flat), np.int64)
+    for i, s in zip(idx, strides):
+        offs = offs + i.astype(np.int64) * s
     return offs, flat
 
 
@@ -244,8 +261,8 @@ def _row(name: str, value: Any, key: tuple, color: int, geometry: tuple[int, int
          max_visits: int) -> dict:
     """Everything the GUI draws for one member of the group."""
     lo, unit_bytes, bin_ = geometry
-    r = reach(value)
-    offset, byte_off, strides = _layout(value, key[1])
+    r = _member_reach(value)
+    offset, byte_off, strides = _layout(value, r, key[1])
     offs, flat = _visit_offsets(r.shape, r.strides, max_visits)
     starts = r.ptr - lo + offs
     cells = (starts // unit_bytes) // bin_
@@ -295,7 +312,7 @@ def element_position(var_or_value: Any, index: list[int]) -> dict:
             r = None if value is None else reach(value)
             if r is None:
                 raise ValueError(_("no storage"))
-            offset, _bytes, strides = _layout(value, allocation_key(value)[1])
+            offset, _bytes, strides = _layout(value, r, _member_key(value)[1])
         shape = list(r.shape)
     if offset is None or strides is None:
         raise ValueError(_("strides are not a whole number of elements"))

@@ -10,12 +10,13 @@ that do not fit the vector form fall back to the same sweep in Python.
 from __future__ import annotations
 
 import operator
+from typing import cast
 
 import numpy as np
 
 from explorer.core.summary.static import PRISTINE_BUILTINS
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 #: Addresses at or above this go to the Python sweep (one space's span in the vector form).
 _SPAN = 1 << 48
@@ -31,7 +32,9 @@ def memory_components(keys: list[Key | None]) -> list[int | None]:
     if len(keys) < 2:
         return [None] * len(keys)
     # C-level passes over the keys (this runs once per snapshot over every tensor/array).
-    filled = keys if None not in keys else [_NO_KEY if k is None else k for k in keys]
+    # cast: the test just made sure no key is None (the common case keeps the caller's list, no copy).
+    filled = cast("list[tuple[object, int, int]]", keys) if None not in keys else \
+        [_NO_KEY if k is None else k for k in keys]
     try:
         names = set(map(_SPACE, filled))
         names.discard(_NO_KEY[0])

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from explorer.core.memory.groups import allocation_key, key_from_var, reach, reach_from_var, shares_bytes
 from explorer.core.summary.static import PRISTINE_BUILTINS
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 MAX_CHECKS = 256
 _MISSING = object()

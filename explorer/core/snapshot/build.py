@@ -10,7 +10,7 @@ from explorer.core.summary.format import preview_budget
 from explorer.core.summary.namespace import summarize_namespace
 from explorer.core.summary.static import PRISTINE_BUILTINS, gc_paused, inspecting
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 # Value previews per snapshot (the first variables get them; see summary_format).
 PREVIEW_BUDGET = 200

@@ -24,7 +24,7 @@ from explorer.core.snapshot.fingerprint import fingerprint, fingerprint_of, refr
 from explorer.core.snapshot.written import written_names
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 __all__ = ["ChangeTracker", "fingerprint", "written_names"]
 
 _NEW = "new"

@@ -17,7 +17,7 @@ from explorer.core.memory.groups import allocation
 from explorer.core.snapshot.written import parse_code
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 # method name -> hint template ({src} is the source variable), translated when the hint is written
 _METHODS = {

@@ -46,7 +46,7 @@ from explorer.core.summary.static import (
     tget,
 )
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 EXACT_BYTES = 64 * 1024
 SAMPLE_CHUNKS = 16

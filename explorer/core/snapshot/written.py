@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from explorer.core.summary.static import PRISTINE_BUILTINS
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 # Python/numpy methods that mutate their object (torch's in-place ones end in "_").
 _MUTATING_METHODS = frozenset({
@@ -72,9 +72,9 @@ _PARSED: list[tuple[str, ast.Module | None]] = []  # the last codes parsed (a ru
 
 def parse_code(code: str) -> ast.Module | None:
     """``ast.parse(code)``, or None when it does not parse; the last two codes are remembered (read-only trees)."""
-    for seen, tree in _PARSED:
+    for seen, parsed in _PARSED:
         if seen == code:
-            return tree
+            return parsed
     try:
         tree: ast.Module | None = ast.parse(code)
     except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):

@@ -90,7 +90,7 @@ class TorchOps:
         self.torch = torch
         self._bits = BitScanner(TorchBits(torch))
         self._filled: Any = None
-        self._mask: np.ndarray | None = None
+        self._mask: np.ndarray = np.empty(0, dtype=bool)  # made with _filled, to its size
         self._converted: Any = None
 
     #: CPU blocks use numpy views and integer reductions over the bits; other devices (and

@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import random
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from explorer.core.step.previews import value_preview
@@ -52,7 +53,7 @@ class StepMemory:
         self._complete = len(names) <= CAPTURE_LIMIT
         return len(self._before)
 
-    def compare(self, namespace: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    def compare(self, namespace: dict[str, Any], names: Iterable[object]) -> list[dict[str, Any]]:
         """Before and after of each top-level name in *names* (at most :data:`COMPARE_LIMIT`).
 
         ``before`` is None for a variable that did not exist (or was not

@@ -23,7 +23,7 @@ from explorer.core.summary.static import (
     tget,
 )
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 #: At most this many elements are written out in full.
 FULL_ELEMENTS = 64

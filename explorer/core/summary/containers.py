@@ -27,7 +27,7 @@ from explorer.core.summary.static import (
     module_table,
 )
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 MAX_CHILDREN = 2000
 MAX_VISITS = 5000

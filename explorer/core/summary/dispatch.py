@@ -26,7 +26,7 @@ from explorer.core.summary.repr_text import repr_and_error
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting, library
 from explorer.core.summary.tensor import tensor_var
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 __all__ = ["VAR_KEYS", "classify", "summarize", "summarize_into"]
 
 # id(class) -> (class, kind): keyed by identity, so a metaclass's __hash__/__eq__ is never called.

@@ -15,7 +15,7 @@ from typing import Any
 from explorer.core.summary.repr_text import ELLIPSIS, REPR_CHARS, clip, nested_repr, placeholder, safe_repr
 from explorer.core.summary.static import PRISTINE_BUILTINS, library, tcall, tget
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 __all__ = [
     "ELLIPSIS",
     "PREVIEW_CHARS",

@@ -26,7 +26,7 @@ import types
 from typing import Any
 
 PRISTINE_BUILTINS: dict[str, Any] = dict(builtins.__dict__)
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 # Stack depth the inspector may need above the caller's frame (deep containers, torch, numpy).
 RECURSION_HEADROOM = 600
@@ -115,7 +115,7 @@ def _raise_limit() -> int | None:
     """Make room for :data:`RECURSION_HEADROOM` frames; return the old limit if it changed."""
     old = sys.getrecursionlimit()
     depth = 0
-    frame = sys._getframe()
+    frame: types.FrameType | None = sys._getframe()
     while frame is not None:
         depth += 1
         frame = frame.f_back

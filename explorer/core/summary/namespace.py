@@ -12,7 +12,7 @@ from explorer.core.summary.ndarray import array_var
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting, library
 from explorer.core.summary.tensor import tensor_var
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 # IPython puts these in the user namespace; they are not the user's variables.
 HIDDEN_NAMES = frozenset({"In", "Out", "exit", "quit", "get_ipython"})

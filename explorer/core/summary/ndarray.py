@@ -11,7 +11,7 @@ from explorer.core.summary.format import array_preview, clip
 from explorer.core.summary.static import PRISTINE_BUILTINS, array_base, array_data_ptr, library, plain_array
 from explorer.core.summary.static import outermost_array as _outermost_plain
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 PREVIEW_MAX_NUMEL = 16
 DTYPE_CHARS = 200
@@ -30,7 +30,7 @@ def _dtype_text(dtype: Any) -> str:
     return text
 
 
-def outermost_array(a: Any, ndarray: type) -> Any:
+def outermost_array(a: Any, ndarray: Any) -> Any:
     """The last ndarray in ``a.base, a.base.base, ...`` (the allocation's owner), as a plain view."""
     return _outermost_plain(a)
 
@@ -60,7 +60,7 @@ def byte_bounds(ptr: int, shape: tuple[int, ...], byte_strides: tuple[int, ...],
     return low, high + itemsize
 
 
-def array_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
+def array_var(name: str, a: Any, ndarray: Any) -> dict[str, Any]:
     """Summarise a numpy array; never raises (unreadable fields become null with a note)."""
     if type(a) is ndarray:
         try:
@@ -70,7 +70,7 @@ def array_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
     return _careful_var(name, a, ndarray)
 
 
-def _careful_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
+def _careful_var(name: str, a: Any, ndarray: Any) -> dict[str, Any]:
     """Field group by field group; a group that fails is null with a note."""
     var = blank_var(name, "ndarray", type(a).__name__)
     var["is_view"] = array_base(a) is not None
@@ -97,7 +97,7 @@ _TEMPLATES: dict[tuple, tuple[dict[str, Any], int, int]] = {}
 _TEMPLATE_LIMIT = 4096
 
 
-def _fast_var(name: str, a: Any, ndarray: type) -> dict[str, Any]:
+def _fast_var(name: str, a: Any, ndarray: Any) -> dict[str, Any]:
     """Every field of a plain ndarray in one run (raises on what needs the careful path's notes)."""
     key = (a.dtype, a.shape, a.strides)
     template, lo, hi = _TEMPLATES.get(key) or _template(a, key)
@@ -161,7 +161,7 @@ def _extent(shape: tuple[int, ...], byte_strides: tuple[int, ...], itemsize: int
     return found
 
 
-def _step_basics(a: Any, var: dict[str, Any], ndarray: type) -> None:
+def _step_basics(a: Any, var: dict[str, Any], ndarray: Any) -> None:
     # int(): an ndarray subclass may report numpy integers, which JSON cannot carry.
     var["shape"] = [int(d) for d in a.shape]
     var["dtype"] = _dtype_text(a.dtype)
@@ -171,7 +171,7 @@ def _step_basics(a: Any, var: dict[str, Any], ndarray: type) -> None:
     var["is_contiguous"] = bool(a.flags.c_contiguous)
 
 
-def _step_strides(a: Any, var: dict[str, Any], ndarray: type) -> None:
+def _step_strides(a: Any, var: dict[str, Any], ndarray: Any) -> None:
     byte_strides = [int(s) for s in a.strides]
     var["byte_strides"] = byte_strides
     item = var["itemsize"]
@@ -184,7 +184,7 @@ def _step_strides(a: Any, var: dict[str, Any], ndarray: type) -> None:
                  .format(strides=byte_strides, item=item))
 
 
-def _step_memory(a: Any, var: dict[str, Any], ndarray: type) -> None:
+def _step_memory(a: Any, var: dict[str, Any], ndarray: Any) -> None:
     ptr = int(a.ctypes.data)
     var["data_ptr"] = ptr
     outer = outermost_array(a, ndarray)
@@ -203,7 +203,7 @@ def _step_memory(a: Any, var: dict[str, Any], ndarray: type) -> None:
                                "{item}", offset).format(offset=offset, item=item))
 
 
-def _step_preview(a: Any, var: dict[str, Any], ndarray: type) -> None:
+def _step_preview(a: Any, var: dict[str, Any], ndarray: Any) -> None:
     if var["numel"] is not None and var["numel"] <= PREVIEW_MAX_NUMEL:
         var["preview"] = array_preview(a)
 

@@ -27,7 +27,7 @@ from typing import Any
 from explorer.core.i18n import _, ngettext
 from explorer.core.summary.static import PRISTINE_BUILTINS, library, plain_array, tget
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 REPR_CHARS = 200
 ELLIPSIS = "…"

@@ -15,7 +15,7 @@ from typing import Any
 from explorer.core.i18n import _
 from explorer.core.summary.static import PRISTINE_BUILTINS, library, tcall, tget
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 # layout name -> (compressed indices, plain indices) accessors of torch's compressed layouts
 _COMPRESSED = {

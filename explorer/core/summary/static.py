@@ -11,7 +11,8 @@ dispatch switched off (:func:`inspecting`). Type tests use ``issubclass(type(x),
 The builtins this module family calls are copied when it is first imported
 (:data:`PRISTINE_BUILTINS`, see :mod:`explorer.core.summary.guard`), so
 ``builtins.repr = None`` in the user's code changes nothing here; modules opt in
-with ``__builtins__ = PRISTINE_BUILTINS``.
+with ``globals()["__builtins__"] = PRISTINE_BUILTINS`` (the same module global as a
+plain ``__builtins__ =``, which type checkers take for the builtins module).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 from explorer.core.summary.guard import PRISTINE_BUILTINS, gc_paused, inspecting, library, remember
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 __all__ = ["PRISTINE_BUILTINS", "gc_paused", "inspecting", "library", "remember"]  # re-exported for callers
 
 
@@ -168,7 +169,7 @@ def instance_dict(obj: Any) -> dict:
 
 def module_table(module: Any, table: str) -> dict:
     """``module._parameters`` / ``_buffers`` / ``_modules`` read from the instance dict."""
-    found = instance_dict(module).get(table)
+    found: Any = instance_dict(module).get(table)
     return found if is_sub(found, dict) else {}
 
 
@@ -182,7 +183,7 @@ def module_len(module: Any) -> int | None:
         size = instance_dict(module).get("_size")
         return size if type(size) is int else None
     if issubclass(cls, nn.ParameterDict):
-        keys = instance_dict(module).get("_keys")
+        keys: Any = instance_dict(module).get("_keys")
         return dict.__len__(keys) if is_sub(keys, dict) else None
     return None
 

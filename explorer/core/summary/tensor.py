@@ -18,7 +18,7 @@ from explorer.core.summary.format import tensor_preview
 from explorer.core.summary.sparse import sparse_problem
 from explorer.core.summary.static import PRISTINE_BUILTINS, has_python_dispatch, tcall, tget
 
-__builtins__ = PRISTINE_BUILTINS
+globals()["__builtins__"] = PRISTINE_BUILTINS
 
 PREVIEW_MAX_NUMEL = 16
 
