@@ -60,7 +60,7 @@ def create_window(options: argparse.Namespace | None = None) -> tuple[MainWindow
     state.language_changed.connect(session.set_language)
     window = MainWindow(session, state, icon=app_icon())
     # frames, Continue (F8), input(), attached kernels; kept alive by the window
-    window.kernel_extras = install_kernel_extras(window)  # type: ignore[attr-defined]  # MainWindow doesn't declare it
+    window.kernel_extras = install_kernel_extras(window)
     window.retranslate()
 
     def start_kernel() -> None:

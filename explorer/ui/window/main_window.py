@@ -25,6 +25,7 @@ from explorer.ui.error_card_view import ErrorCardView
 from explorer.ui.i18n import LANGUAGES
 from explorer.ui.inspector.inspector_model import InspectorModel
 from explorer.ui.inspector.inspector_view import InspectorView
+from explorer.ui.kernel_extras import KernelExtras
 from explorer.ui.window import main_actions
 from explorer.ui.window.data_loader import DataLoader
 from explorer.ui.window.pane_strip import PaneStrip
@@ -108,6 +109,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
         main.setSizes([700, 800])
         self._splitters = {"left": left, "right": right, "main": main}
         self.pane_strip = PaneStrip(self)
+        self.kernel_extras: KernelExtras | None = None  # frames, pauses, input(): set by explorer.app
         self.pane_strip.hide()
         self.pane_strip.pane_chosen.connect(self.focus_pane)
         central = QWidget(self)
