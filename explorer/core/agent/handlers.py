@@ -286,7 +286,10 @@ class Agent:
 
             for info in frames:
                 frame = self.frames.frame(self.frames.choice(info["index"]))
-                ns = frame_namespace(frame, self.user_namespace, self._namespace())  # type: ignore[arg-type]
+                if frame is None:  # describe() just listed it from the same stack: cannot happen, but never crash
+                    info["variables"] = []
+                    continue
+                ns = frame_namespace(frame, self.user_namespace, self._namespace())
                 info["variables"] = build_snapshot(ns, exact_overlaps=req.exact_overlaps,
                                                    overlaps=req.overlaps)["variables"]
         return frames

@@ -90,7 +90,9 @@ def _unbatched(ctx: ErrorContext) -> tuple[ast.Call, str, list[int], Any] | None
 
 
 def _missing_batch(ctx: ErrorContext) -> Card:
-    call, x, shape, conv = _unbatched(ctx)  # type: ignore[misc]
+    found = _unbatched(ctx)
+    assert found is not None  # this card is chosen only when _unbatched found the call
+    call, x, shape, conv = found
     dims = _CONV[class_name(conv)]
     said = _("`{x}` is {shape}: one sample, without the batch dimension N in front.").format(x=x, shape=fmt_shape(shape))
     rule = _("Layers work on batches shaped {layout}. {layer} also accepts a single sample, but the layers after it "
@@ -115,7 +117,9 @@ def _linear_in(ctx: ErrorContext) -> tuple[str, Any, ast.Call, str] | None:
 
 def _linear(ctx: ErrorContext) -> Card:
     k1, k2 = int(ctx.g("k1", "0")), int(ctx.g("k2", "0"))
-    path, layer, call, _callee = _linear_in(ctx)  # type: ignore[misc]
+    found = _linear_in(ctx)
+    assert found is not None  # this card is chosen only when _linear_in found the layer
+    path, layer, call, _callee = found
     out = _attr(layer, "out_features")
     x = ast.unparse(call.args[0]) if call.args else ""
     said = ctx.facts_sentence([x]) if x in ctx.tensors else ""
