@@ -117,9 +117,9 @@ def _linear_in(ctx: ErrorContext) -> tuple[str, Any, ast.Call, str] | None:
 
 def _linear(ctx: ErrorContext) -> Card:
     k1, k2 = int(ctx.g("k1", "0")), int(ctx.g("k2", "0"))
-    found = _linear_in(ctx)
-    assert found is not None  # this card is chosen only when _linear_in found the layer
-    path, layer, call, _callee = found
+    linear = _linear_in(ctx)
+    assert linear is not None  # this card is chosen only when _linear_in found the layer
+    path, layer, call, _callee = linear
     out = _attr(layer, "out_features")
     x = ast.unparse(call.args[0]) if call.args else ""
     said = ctx.facts_sentence([x]) if x in ctx.tensors else ""
