@@ -130,6 +130,11 @@ def stall_scenarios(win: DrivenWindow, big_file: str | None) -> list[tuple[str, 
             "    globals()[f'v{i}'] = torch.zeros(4, 4) if i % 2 else np.zeros(3)\n")
     measure("10,000 variables appear (first run)", lambda: win.run(code))
     measure("10,000 variables refresh (every one re-bound)", lambda: win.run(code))
+    # A variable 10,000 rows down: the tree is given the rows up to it (users reach it by scrolling or the filter).
+    win.run("last = 1")
+    measure("a variable 10,000 rows down is selected", lambda: win.window.inspector.select("last"))
+    # The image row alone: what rendering it costs, not what laying out 10,000 rows above it costs.
+    win.run("for i in range(10000):\n    del globals()[f'v{i}']\n")
     win.run("img = torch.rand(3, 4096, 4096)")
     win.window.details.setCurrentIndex(0)
     shown: list = []

@@ -22,6 +22,6 @@ def test_no_scenario_blocks_the_window(qapp, tmp_path) -> None:
     np.lib.format.open_memmap(big, mode="w+", dtype=np.float32, shape=(2**26,)).flush()  # 256 MiB, sparse on disk
     window = DrivenWindow()
     gaps = dict(stall_scenarios(window, str(big)))
-    assert len(gaps) == 6
+    assert len(gaps) == 7
     blocked = {name: round(ms) for name, ms in gaps.items() if ms > BLOCKED_MS}
     assert blocked == {}, gaps
