@@ -225,5 +225,28 @@ def test_scrolling_to_the_end_gives_the_view_the_next_batch(qtbot) -> None:
         qtbot.waitUntil(lambda: bar.maximum() > 0)
         bar.setValue(bar.maximum())  # what dragging the bar to the end or pressing End does
         qtbot.waitUntil(lambda batches=batches: model.rowCount() >= min(batches * FETCH_ROWS, 3 * FETCH_ROWS + 5))
-    view.select(f"v{3 * FETCH_ROWS + 4}")
-    assert model.rowCount() == 3 * FETCH_ROWS + 5 and view.tree.currentIndex().data() == f"v{3 * FETCH_ROWS + 4}"
+    last = f"v{3 * FETCH_ROWS + 4}"
+    view.select(last)
+    assert view.app_state.selected_name == last  # the details at once, the row on the next turn
+    qtbot.waitUntil(lambda: view.tree.currentIndex().data() == last)
+    assert model.rowCount() == 3 * FETCH_ROWS + 5
+
+
+def test_selecting_a_row_far_down_updates_the_details_first(qtbot) -> None:
+    from explorer.ui.app_state import AppState
+    from explorer.ui.inspector.inspector_model import FETCH_ROWS
+    from explorer.ui.inspector.inspector_view import InspectorView
+    from tests.ui.fakes import InProcessSource
+
+    model = InspectorModel()
+    view = InspectorView(model, InProcessSource({}), AppState())
+    qtbot.addWidget(view)
+    view.show()
+    model.apply_snapshot(_full([_var(f"v{i}") for i in range(5 * FETCH_ROWS)]))
+    view.select("v3")  # a row the view has: everything at once
+    assert view.tree.currentIndex().data() == "v3" and view.app_state.selected_name == "v3"
+    far = f"v{4 * FETCH_ROWS}"
+    view.select(far)
+    assert view.app_state.selected_name == far and not model.is_fetched(far)
+    qtbot.waitUntil(lambda: view.tree.currentIndex().data() == far)
+    assert model.rowCount() == 5 * FETCH_ROWS

@@ -36,20 +36,19 @@ _ROLES = frozenset({_DISPLAY, VAR_ROLE, Qt.ItemDataRole.ToolTipRole, Qt.ItemData
 class _Node:
     """A row: its VAR, its parent, and its children (all of them, and those the filter shows)."""
 
-    __slots__ = ("children", "key", "parent", "row", "shown", "texts", "var")
+    __slots__ = ("children", "key", "name", "parent", "row", "shown", "texts", "var")
 
     def __init__(self, var: dict, parent: _Node | None) -> None:
+        # 10,000 rows are made in one event-loop turn: no helper calls, no empty comprehensions.
         self.var = var
-        self.key = str(var.get("name", "")).lower()  # what the filter compares (a VAR keeps its name)
+        self.name = name = str(var.get("name", ""))  # a row keeps its name: a VAR replaces one of the same name
+        self.key = name.lower()  # what the filter compares
         self.texts: list[str | None] | None = None  # the columns' display texts, made when first painted
         self.parent = parent
-        self.children = [_Node(child, self) for child in var.get("children") or ()]
+        kids = var.get("children")
+        self.children = [_Node(child, self) for child in kids] if kids else []
         self.shown = self.children
         self.row = 0
-
-    @property
-    def name(self) -> str:
-        return str(self.var.get("name", ""))
 
     def walk(self) -> Iterator[_Node]:
         for child in self.children:
@@ -144,7 +143,8 @@ class InspectorModel(QAbstractItemModel):
     def _rebuild(self, snapshot: dict[str, Any]) -> None:
         """Names came or went: the top level in the kernel's order, unchanged rows reused."""
         fresh = {var["name"]: var for var in snapshot.get("variables") or []}
-        order = snapshot.get("order") or [n.name for n in self._root.children if n.name not in snapshot["removed"]]
+        removed = set(snapshot.get("removed") or ())
+        order = snapshot.get("order") or [n.name for n in self._root.children if n.name not in removed]
         old = {node.name: node for node in self._root.children}
         self.beginResetModel()
         kids = []
@@ -216,7 +216,9 @@ class InspectorModel(QAbstractItemModel):
             self.dataChanged.emit(self.index(lo, 0, parent_index), self.index(hi, last, parent_index))
 
     def _reindex(self) -> None:
-        self._by_name = {node.name: node for node in self._root.walk()}
+        by_name: dict[str, _Node] = {}
+        _index_names(self._root.children, by_name)
+        self._by_name = by_name
         self._root.shown = self._filtered(self._root.children, self._filter, parent_matches=not self._filter)
         _number(self._root.shown)
 
@@ -305,6 +307,11 @@ class InspectorModel(QAbstractItemModel):
         if top.row >= self._limit:  # not given to the view yet: give it the rows up to this one
             self._fetch_to(top.row + 1)
         return self.createIndex(node.row, 0, node)
+
+    def is_fetched(self, name: str) -> bool:
+        """Whether the view already has *name*'s row (False also when it is unknown or filtered out)."""
+        node = self._by_name.get(name)
+        return node is not None and _visible(node, self._limit)
 
     def column_of(self, key: str) -> int:
         return next(i for i, c in enumerate(self._columns) if c.key == key)
@@ -479,3 +486,11 @@ def _visible(node: _Node, limit: int | None) -> bool:
             return False  # the view has not been given this top-level row yet
         node = parent
     return True
+
+
+def _index_names(nodes: list[_Node], out: dict[str, _Node]) -> None:
+    """Every node by name, children included (recursion only where there are children)."""
+    for node in nodes:
+        out[node.name] = node
+        if node.children:
+            _index_names(node.children, out)

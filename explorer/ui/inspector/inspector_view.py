@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, QPoint, QSettings, Qt
+from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, QPoint, QSettings, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -111,13 +111,21 @@ class InspectorView(QWidget):
 
     def select(self, name: str) -> None:
         """Select *name* (its row, and the window's selection)."""
-        index = self.model.index_of(name)
-        if index.isValid():
-            self.tree.setCurrentIndex(index)
-            self.tree.scrollTo(index)
+        if self.model.is_fetched(name):
+            self._show_row(name)
         var = self.model.variable(name)
         if var is not None and name != self.app_state.selected_name:
             self._select_var(var)
+        if not self.model.is_fetched(name):
+            # A row far down: the tree lays out every row above it when it gets them. The details
+            # update in this event-loop turn, the row in the next, so neither holds the window long.
+            QTimer.singleShot(0, lambda: self._show_row(name))
+
+    def _show_row(self, name: str) -> None:
+        index = self.model.index_of(name)  # gives the view the rows up to it
+        if index.isValid():
+            self.tree.setCurrentIndex(index)
+            self.tree.scrollTo(index)
 
     def selected_name(self) -> str | None:
         return self.app_state.selected_name
