@@ -162,3 +162,23 @@ def test_extension_loads_by_hand_into_a_plain_kernel(monkeypatch) -> None:
         assert k.hello["protocol"] == protocol.PROTOCOL_VERSION
         assert k.run("x = 1")["status"] == "ok"
         assert [v["name"] for v in _ok(k, protocol.Snapshot())["variables"]] == ["x"]
+
+
+def test_the_routing_threads_no_such_comm_is_dropped_and_the_main_threads_kept(kernel) -> None:
+    """ipykernel 7's shell-channel thread looks up a comm before the main thread has opened it: not an error."""
+    code = (
+        "import logging as _logging, threading as _threading\n"
+        "_seen = []\n"
+        "class _Keep(_logging.Handler):\n"
+        "    def emit(self, record):\n"
+        "        _seen.append(record.getMessage())\n"
+        "_keep = _Keep()\n"
+        "_logging.getLogger('Comm').addHandler(_keep)\n"
+        "_peek = _threading.Thread(target=lambda: _logging.getLogger('Comm').warning('No such comm: %s', 'peek'))\n"
+        "_peek.start(); _peek.join()\n"
+        "_logging.getLogger('Comm').warning('No such comm: %s', 'main')\n"
+        "_logging.getLogger('Comm').removeHandler(_keep)\n"
+        "assert _seen == ['No such comm: main'], _seen\n"
+    )
+    result = kernel.run(code)
+    assert result["status"] == "ok", result

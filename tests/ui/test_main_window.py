@@ -22,6 +22,12 @@ def shared(qapp, request):
     session.shutdown()
 
 
+def test_the_console_starts_without_comm_warnings(shared) -> None:
+    """ipykernel 7 logged "No such comm" for our handshake at about every other start (see RoutingPeekFilter)."""
+    _qtbot, window = shared
+    assert "No such comm" not in window.console._control.toPlainText()
+
+
 def test_f5_shows_strides_offset_and_memory_group(shared) -> None:
     qtbot, window = shared
     type_code(qtbot, window, "import torch\nt = torch.arange(10).reshape(2, 5)\ncols = t[:, 1:3]\n")

@@ -8,7 +8,9 @@ nothing for the inspector. Warnings that the user's code raises are recorded
 
 from __future__ import annotations
 
+import logging
 import sys
+import threading
 import warnings
 from typing import Any
 
@@ -45,6 +47,7 @@ class Extension:
     def register(self) -> None:
         manager = self.shell.kernel.comm_manager
         manager.register_target(protocol.COMM_TARGET, self._on_comm_opened)
+        logging.getLogger("Comm").addFilter(ROUTING_PEEK_FILTER)
         self.shell.events.register("pre_run_cell", self._on_pre_run_cell)
         warnings.showwarning = self._showwarning
         kernel = getattr(self.shell, "kernel", None)
@@ -55,6 +58,7 @@ class Extension:
     def unregister(self) -> None:
         manager = self.shell.kernel.comm_manager
         manager.unregister_target(protocol.COMM_TARGET, self._on_comm_opened)
+        logging.getLogger("Comm").removeFilter(ROUTING_PEEK_FILTER)
         try:
             self.shell.events.unregister("pre_run_cell", self._on_pre_run_cell)
         except ValueError:
@@ -92,6 +96,23 @@ class Extension:
             except Exception:  # noqa: BLE001 - recording must never hide the warning itself
                 pass
         self._original_showwarning(message, category, filename, lineno, file, line)
+
+
+class RoutingPeekFilter(logging.Filter):
+    """Drops the "No such comm" that ipykernel 7's shell-channel thread logs while routing a message.
+
+    That thread looks up the comm of every ``comm_msg`` to pick a subshell, and a message sent
+    right after its ``comm_open`` (our handshake) arrives there before the main thread has opened
+    the comm: the warning went into the console at every start although nothing was lost. The
+    main thread's own lookup, which does drop a message, still logs.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        peek = threading.current_thread() is not threading.main_thread()
+        return not (peek and str(record.msg).startswith("No such comm:"))
+
+
+ROUTING_PEEK_FILTER = RoutingPeekFilter()
 
 
 def _has_data(msg: Any) -> bool:
