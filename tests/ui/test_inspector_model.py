@@ -250,3 +250,22 @@ def test_selecting_a_row_far_down_updates_the_details_first(qtbot) -> None:
     assert view.app_state.selected_name == far and not model.is_fetched(far)
     qtbot.waitUntil(lambda: view.tree.currentIndex().data() == far)
     assert model.rowCount() == 5 * FETCH_ROWS
+
+
+def test_end_in_the_list_goes_to_the_real_last_row(qtbot) -> None:
+    from PySide6.QtCore import Qt
+
+    from explorer.ui.app_state import AppState
+    from explorer.ui.inspector.inspector_model import FETCH_ROWS
+    from explorer.ui.inspector.inspector_view import InspectorView
+    from tests.ui.fakes import InProcessSource
+
+    model = InspectorModel()
+    view = InspectorView(model, InProcessSource({}), AppState())
+    qtbot.addWidget(view)
+    view.show()
+    model.apply_snapshot(_full([_var(f"v{i}") for i in range(3 * FETCH_ROWS)]))
+    view.tree.setFocus()
+    view.select("v0")
+    qtbot.keyClick(view.tree, Qt.Key.Key_End)
+    assert view.tree.currentIndex().data() == f"v{3 * FETCH_ROWS - 1}"

@@ -356,6 +356,10 @@ class InspectorModel(QAbstractItemModel):
         if not parent.isValid():
             self._fetch_to(self._limit + FETCH_ROWS)
 
+    def fetch_all(self) -> None:
+        """Give the view every top-level row (End in the list, or a test)."""
+        self._fetch_to(len(self._root.shown))
+
     def _fetch_to(self, rows: int) -> None:
         """Give the view the top-level rows up to *rows* (rounded up to a whole batch)."""
         total = len(self._root.shown)

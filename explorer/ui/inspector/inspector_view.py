@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, QPoint, QSettings, Qt, QTimer
+from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, QObject, QPoint, QSettings, Qt, QTimer
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -57,6 +58,7 @@ class InspectorView(QWidget):
         self.tree.setAlternatingRowColors(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.installEventFilter(self)  # End goes to the real last row, not the last one fetched
         header = self.tree.header()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -85,6 +87,12 @@ class InspectorView(QWidget):
         self.model.retranslate()
         if self.model.rowCount():  # the headers changed length: fit them again
             self._fit_columns()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.tree and isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress \
+                and event.key() == Qt.Key.Key_End:
+            self.model.fetch_all()  # the view is given the top level in batches; End means the very end
+        return super().eventFilter(watched, event)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
