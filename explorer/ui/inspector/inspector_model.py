@@ -356,6 +356,10 @@ class InspectorModel(QAbstractItemModel):
         if not parent.isValid():
             self._fetch_to(self._limit + FETCH_ROWS)
 
+    def longest_name(self) -> str:
+        """The longest top-level name (by characters), to size the name column."""
+        return max((node.name for node in self._root.children), key=len, default="")
+
     def fetch_all(self) -> None:
         """Give the view every top-level row (End in the list, or a test)."""
         self._fetch_to(len(self._root.shown))

@@ -168,7 +168,9 @@ class InspectorView(QWidget):
         for section in range(self.model.columnCount()):
             header = str(self.model.headerData(section, Qt.Orientation.Horizontal) or "")
             cells = [self.model.index(row, section) for row in range(rows)]
-            width = max([metrics.horizontalAdvance(header)]
+            # Names further down (fetched later) can be longer than the first rows': the longest counts too.
+            longest = self.model.longest_name() if self.model.columns()[section].key == "name" else ""
+            width = max([metrics.horizontalAdvance(header), metrics.horizontalAdvance(longest)]
                         + [metrics.horizontalAdvance(str(cell.data() or ""))
                            + (chip if cell.data(Qt.ItemDataRole.DecorationRole) is not None else 0) for cell in cells])
             indent = self.tree.indentation() if section == 0 else 0
