@@ -266,7 +266,7 @@ def test_end_in_the_list_goes_to_the_real_last_row(qtbot) -> None:
     view.show()
     model.apply_snapshot(_full([_var(f"v{i}") for i in range(3 * FETCH_ROWS)]))
     last = f"v{3 * FETCH_ROWS - 1}"  # not among the rows given to the view yet, and the longest name
-    assert model.longest_name() == last
+    assert len(model.longest_name()) == len(last)
     assert view.tree.columnWidth(0) >= view.tree.fontMetrics().horizontalAdvance(last)
     view.tree.setFocus()
     view.select("v0")
