@@ -63,6 +63,22 @@ def test_columns_fit_their_text_and_the_memory_chip(shared) -> None:
         window.set_language("en")
 
 
+def test_columns_grow_with_the_presentation_font(shared) -> None:
+    qtbot, window = shared
+    type_code(qtbot, window, "import torch\nwide = torch.zeros(2, 3)\n")
+    press(qtbot, window, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: window.inspector_model.variable("wide") is not None, timeout=TIMEOUT)
+    tree, model = window.inspector.tree, window.inspector_model
+    sections = [model.column_of(key) for key in ("name", "type", "dtype")]
+    size = tree.font().pointSizeF()
+    try:
+        window.set_presentation(True)  # a bigger font
+        qtbot.waitUntil(lambda: tree.font().pointSizeF() > size, timeout=TIMEOUT)
+        qtbot.waitUntil(lambda: all(tree.columnWidth(s) >= tree.sizeHintForColumn(s) for s in sections), timeout=3000)
+    finally:
+        window.set_presentation(False)
+
+
 def test_run_cell_and_advance_steps_through_cells(shared) -> None:
     qtbot, window = shared
     type_code(qtbot, window, "# %%\nfirst = 1\n# %%\nsecond = 2\n")

@@ -97,6 +97,9 @@ class InspectorView(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
+        elif event.type() == QEvent.Type.FontChange and self.model.rowCount():
+            # Zoom and presentation mode change the font: columns fitted to the old one would cut the text.
+            QTimer.singleShot(0, self._fit_columns)
         super().changeEvent(event)
 
     # -- snapshots -------------------------------------------------------------------------
