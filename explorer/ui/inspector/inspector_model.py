@@ -13,13 +13,13 @@ filter keystroke over 100,000 names would cost a second; it costs one batch.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from explorer.ui.inspector.inspector_columns import Column, columns
+from explorer.ui.inspector.inspector_nodes import Node, index_names, number, refresh_vars, visible
 from explorer.ui.palette import group_color
 
 Index = QModelIndex | QPersistentModelIndex
@@ -33,29 +33,6 @@ _ROLES = frozenset({_DISPLAY, VAR_ROLE, Qt.ItemDataRole.ToolTipRole, Qt.ItemData
                     Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole})
 
 
-class _Node:
-    """A row: its VAR, its parent, and its children (all of them, and those the filter shows)."""
-
-    __slots__ = ("children", "key", "name", "parent", "row", "shown", "texts", "var")
-
-    def __init__(self, var: dict, parent: _Node | None) -> None:
-        # 10,000 rows are made in one event-loop turn: no helper calls, no empty comprehensions.
-        self.var = var
-        self.name = name = str(var.get("name", ""))  # a row keeps its name: a VAR replaces one of the same name
-        self.key = name.lower()  # what the filter compares
-        self.texts: list[str | None] | None = None  # the columns' display texts, made when first painted
-        self.parent = parent
-        kids = var.get("children")
-        self.children = [_Node(child, self) for child in kids] if kids else []
-        self.shown = self.children
-        self.row = 0
-
-    def walk(self) -> Iterator[_Node]:
-        for child in self.children:
-            yield child
-            yield from child.walk()
-
-
 class InspectorModel(QAbstractItemModel):
     """Shows the kernel's snapshot replies (:class:`explorer.protocol.SnapshotReply`)."""
 
@@ -65,10 +42,10 @@ class InspectorModel(QAbstractItemModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._columns: list[Column] = columns()
-        self._root = _Node({"children": []}, None)
+        self._root = Node({"children": []}, None)
         self._changes: dict[str, dict] = {}
         self._highlight: dict[str, str] = {}
-        self._by_name: dict[str, _Node] = {}
+        self._by_name: dict[str, Node] = {}
         self._filter = ""
         self._limit = FETCH_ROWS  # top-level rows the view has been given
         self._seq = 0
@@ -133,7 +110,7 @@ class InspectorModel(QAbstractItemModel):
     def set_variables(self, variables: list[dict], changes: dict[str, dict] | None = None) -> None:
         """Replace everything (a full snapshot)."""
         self.beginResetModel()
-        self._root = _Node({"children": variables}, None)
+        self._root = Node({"children": variables}, None)
         self._changes = changes or {}
         self._highlight = {}
         self._reindex()
@@ -149,14 +126,14 @@ class InspectorModel(QAbstractItemModel):
         self.beginResetModel()
         kids = []
         for name in order:
-            node = _Node(fresh[name], self._root) if name in fresh or name not in old else old[name]
+            node = Node(fresh[name], self._root) if name in fresh or name not in old else old[name]
             kids.append(node)
         self._root.children = kids
         self._reindex()
         self._limit = FETCH_ROWS
         self.endResetModel()
 
-    def _swap(self, var: dict) -> _Node | None:
+    def _swap(self, var: dict) -> Node | None:
         """A changed top-level VAR takes its row's place; returns the node (None if unknown)."""
         node = self._by_name.get(var["name"])
         if node is None or node.parent is not self._root:
@@ -164,15 +141,15 @@ class InspectorModel(QAbstractItemModel):
         new_children = var.get("children") or []
         if [c.get("name") for c in new_children] == [c.name for c in node.children]:
             node.var, node.texts = var, None
-            _refresh_vars(node, new_children)  # same rows: new facts in place
+            refresh_vars(node, new_children)  # same rows: new facts in place
             return node
         self._restructure(node, var)
         return node
 
-    def _restructure(self, node: _Node, var: dict) -> None:
+    def _restructure(self, node: Node, var: dict) -> None:
         """A container's children came or went: remove its old child rows, insert the new ones."""
         index = self.createIndex(node.row, 0, node)
-        told = _visible(node, self._limit)  # rows the view never got need no notice
+        told = visible(node, self._limit)  # rows the view never got need no notice
         if node.shown:
             if told:
                 self.beginRemoveRows(index, 0, len(node.shown) - 1)
@@ -182,7 +159,7 @@ class InspectorModel(QAbstractItemModel):
             if told:
                 self.endRemoveRows()
         node.var, node.texts = var, None
-        fresh = _Node(var, node.parent)
+        fresh = Node(var, node.parent)
         if not fresh.children:
             return
         shown = self._filtered(fresh.children, self._filter, parent_matches=self._matches(node))
@@ -192,18 +169,18 @@ class InspectorModel(QAbstractItemModel):
         for child in node.children:
             child.parent = node
         node.shown = shown
-        _number(node.shown)
+        number(node.shown)
         for child in node.walk():
             self._by_name[child.name] = child
         if shown and told:
             self.endInsertRows()
 
-    def _repaint(self, nodes: list[_Node]) -> None:
+    def _repaint(self, nodes: list[Node]) -> None:
         """One dataChanged per parent, spanning the touched rows that are shown."""
-        spans: dict[int, tuple[_Node | None, int, int]] = {}
+        spans: dict[int, tuple[Node | None, int, int]] = {}
         seen: set[int] = set()
         for node in nodes:
-            if id(node) in seen or not _visible(node, self._limit):
+            if id(node) in seen or not visible(node, self._limit):
                 continue
             seen.add(id(node))
             parent = node.parent
@@ -216,11 +193,11 @@ class InspectorModel(QAbstractItemModel):
             self.dataChanged.emit(self.index(lo, 0, parent_index), self.index(hi, last, parent_index))
 
     def _reindex(self) -> None:
-        by_name: dict[str, _Node] = {}
-        _index_names(self._root.children, by_name)
+        by_name: dict[str, Node] = {}
+        index_names(self._root.children, by_name)
         self._by_name = by_name
         self._root.shown = self._filtered(self._root.children, self._filter, parent_matches=not self._filter)
-        _number(self._root.shown)
+        number(self._root.shown)
 
     def _refresh_rows(self, names: set[str]) -> None:
         """Repaint the rows whose change marker or highlight came or went (not the whole table)."""
@@ -236,20 +213,20 @@ class InspectorModel(QAbstractItemModel):
         self.beginResetModel()
         self._filter = text
         self._root.shown = self._filtered(self._root.children, text, parent_matches=not text)
-        _number(self._root.shown)
+        number(self._root.shown)
         self._limit = FETCH_ROWS
         self.endResetModel()
 
-    def _matches(self, node: _Node) -> bool:
+    def _matches(self, node: Node) -> bool:
         return not self._filter or self._filter in node.key
 
-    def _filtered(self, nodes: list[_Node], text: str, parent_matches: bool) -> list[_Node]:
+    def _filtered(self, nodes: list[Node], text: str, parent_matches: bool) -> list[Node]:
         """The nodes to show: all (down to the leaves) when the parent matched, else those that match or hold a match."""
         if parent_matches:
             for node in nodes:
                 if node.children:  # a leaf has nothing to show (one test per row: 100,000 rows)
                     node.shown = self._filtered(node.children, text, parent_matches=True)
-                    _number(node.shown)
+                    number(node.shown)
             return nodes
         candidates = [node for node in nodes if node.children or text in node.key]
         if not any(node.children for node in candidates):
@@ -259,7 +236,7 @@ class InspectorModel(QAbstractItemModel):
             hit = text in node.key
             if node.children:
                 node.shown = self._filtered(node.children, text, parent_matches=hit)
-                _number(node.shown)
+                number(node.shown)
                 if node.shown:
                     shown.append(node)
                     continue
@@ -299,7 +276,7 @@ class InspectorModel(QAbstractItemModel):
     def index_of(self, name: str) -> QModelIndex:
         """The row of *name*; invalid when unknown or hidden by the filter."""
         node = self._by_name.get(name)
-        if node is None or not _visible(node, None):
+        if node is None or not visible(node, None):
             return QModelIndex()
         top = node
         while top.parent is not self._root and top.parent is not None:
@@ -311,7 +288,7 @@ class InspectorModel(QAbstractItemModel):
     def is_fetched(self, name: str) -> bool:
         """Whether the view already has *name*'s row (False also when it is unknown or filtered out)."""
         node = self._by_name.get(name)
-        return node is not None and _visible(node, self._limit)
+        return node is not None and visible(node, self._limit)
 
     def column_of(self, key: str) -> int:
         return next(i for i, c in enumerate(self._columns) if c.key == key)
@@ -470,35 +447,3 @@ class InspectorModel(QAbstractItemModel):
         if column.key == "shape" and var.get("kind") == "other" and var.get("repr"):
             parts.append(var["repr"])
         return "\n".join(parts) or None
-
-
-def _number(nodes: list[_Node]) -> None:
-    for row, node in enumerate(nodes):
-        node.row = row
-
-
-def _refresh_vars(node: _Node, children: list[dict]) -> None:
-    """Give *node*'s existing child rows their new VARs (same names, same order), all the way down."""
-    for child, var in zip(node.children, children):
-        child.var, child.texts = var, None
-        _refresh_vars(child, var.get("children") or [])
-
-
-def _visible(node: _Node, limit: int | None) -> bool:
-    """Whether *node* is shown: it sits in its parent's shown list (and so on up), its top-level row below *limit*."""
-    while node.parent is not None:
-        parent = node.parent
-        if node.row >= len(parent.shown) or parent.shown[node.row] is not node:
-            return False
-        if parent.parent is None and limit is not None and node.row >= limit:
-            return False  # the view has not been given this top-level row yet
-        node = parent
-    return True
-
-
-def _index_names(nodes: list[_Node], out: dict[str, _Node]) -> None:
-    """Every node by name, children included (recursion only where there are children)."""
-    for node in nodes:
-        out[node.name] = node
-        if node.children:
-            _index_names(node.children, out)
