@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import statistics
 import sys
 import time
@@ -305,7 +306,7 @@ def _merge(path: str, rows: list[tuple[str, ...]], commands: list[str], stamp: s
             kept.append(line)
     kept += fresh
     if kept and kept[0].startswith("Produced by"):
-        kept[0] = kept[0].rstrip() + f" {stamp}"
+        kept[0] = re.sub(re.escape(stamp.split(" on ")[0]) + r" on [0-9-]+\.", "", kept[0]).rstrip() + f" {stamp}"
     return "\n".join(kept) + "\n"
 
 
@@ -336,9 +337,8 @@ def main() -> int:
     print(table)
     if args.write and args.only:  # re-measure some groups: their rows are replaced in the table, the rest stays
         commands = [f"`scripts/bench.py --only {g.__name__.removeprefix('bench_')}`" for g in groups]
-        names = ", ".join(g.__name__.removeprefix("bench_") for g in groups)
         merged = _merge(args.write, rows, commands,
-                        f"Rows of `--only {args.only}` ({names}) re-measured on {time.strftime('%Y-%m-%d')}.")
+                        f"Rows of `--only {args.only}` re-measured on {time.strftime('%Y-%m-%d')}.")
         if merged is not None:
             _write(args.write, merged)
             return 0
