@@ -103,7 +103,7 @@ class RoutingPeekFilter(logging.Filter):
 
     That thread looks up the comm of every ``comm_msg`` to pick a subshell, and a message sent
     right after its ``comm_open`` (our handshake) arrives there before the main thread has opened
-    the comm: the warning went into the console at every start although nothing was lost. The
+    the comm: the warning went into the console at about every other start, though nothing was lost. The
     main thread's own lookup, which does drop a message, still logs.
     """
 
