@@ -16,8 +16,10 @@ is formatted *after* translation.
 
 from __future__ import annotations
 
+import contextlib
 import gettext
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TypedDict
 
@@ -63,6 +65,20 @@ def set_language(lang: object) -> str:
 def language() -> str:
     """The language sentences are written in now."""
     return _state["lang"]
+
+
+@contextlib.contextmanager
+def speaking(lang: str | None) -> Iterator[None]:
+    """Write in *lang* inside the block, then in the language before it (None: keep the current one)."""
+    if not lang or lang == _state["lang"]:
+        yield
+        return
+    before = _state["lang"]
+    set_language(lang)
+    try:
+        yield
+    finally:
+        set_language(before)
 
 
 def _(message: str) -> str:

@@ -142,13 +142,3 @@ def _root_names(target: ast.AST) -> list[str]:
     while isinstance(target, (ast.Subscript, ast.Attribute)):
         target = target.value
     return [target.id] if isinstance(target, ast.Name) else []
-
-
-def used_names(code: str) -> list[str]:
-    """Every name *code* mentions, in order of first appearance."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return []
-    found = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name)), key=lambda n: (n.lineno, n.col_offset))
-    return list(dict.fromkeys(n.id for n in found))

@@ -43,12 +43,8 @@ def check_sentence(text: str, lang: str, values: tuple[str, ...] = ()) -> None:
 @contextlib.contextmanager
 def language(lang: str) -> Iterator[None]:
     """Write the core's sentences in *lang* inside the block, then restore the language."""
-    before = i18n.language()
-    i18n.set_language(lang)
-    try:
+    with i18n.speaking(lang):
         yield
-    finally:
-        i18n.set_language(before)
 
 
 class Recording(gettext.NullTranslations):

@@ -102,3 +102,13 @@ def test_language_switch_and_fallback() -> None:
         assert i18n.language() == "en"
     finally:
         i18n.set_language(before)
+
+
+def test_speaking_switches_for_the_block_and_restores_after_an_error() -> None:
+    before = i18n.language()
+    with i18n.speaking(None):
+        assert i18n.language() == before
+    with pytest.raises(RuntimeError), i18n.speaking("zh_CN"):
+        assert i18n._("no variable named {name}") == "没有名为 {name} 的变量"
+        raise RuntimeError
+    assert i18n.language() == before

@@ -48,10 +48,7 @@ def test_in_chinese() -> None:
     from explorer.core import i18n
 
     t = torch.arange(10).reshape(2, 5)
-    try:
-        i18n.set_language("zh_CN")
+    with i18n.speaking("zh_CN"):
         result = describe_relations({"t": t, "cols": t[:, 1:3]}, "cols")
-    finally:
-        i18n.set_language("en")
     # who is the view of whom: the order must survive the translation
     assert result["sentence"].startswith("cols 是 t 的视图"), result["sentence"]

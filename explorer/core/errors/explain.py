@@ -82,17 +82,9 @@ def is_clean_exit(exc: BaseException) -> bool:
 @contextlib.contextmanager
 def language(lang: str | None) -> Iterator[None]:
     """Write in *lang* for the duration (the language already set when None); reading values warns nobody."""
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), i18n.speaking(lang):
         warnings.simplefilter("ignore")  # a value read to explain must not add a warning card of its own
-        if not lang or lang == i18n.language():
-            yield
-            return
-        before = i18n.language()
-        i18n.set_language(lang)
-        try:
-            yield
-        finally:
-            i18n.set_language(before)
+        yield
 
 
 def _generic_card(exc: BaseException, ctx: ErrorContext, line: int | None) -> Card:

@@ -74,12 +74,8 @@ def card(code: str, lang: str = "en") -> tuple[BaseException, dict, dict]:
 @contextlib.contextmanager
 def language(lang: str) -> Iterator[None]:
     """Set the core's language for the block and restore it."""
-    before = i18n.language()
-    i18n.set_language(lang)
-    try:
+    with i18n.speaking(lang):
         yield
-    finally:
-        i18n.set_language(before)
 
 
 def run_patched(code: str, result: dict) -> dict[str, Any]:
