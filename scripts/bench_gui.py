@@ -91,6 +91,15 @@ def image_draw_ms(img: Any) -> list[float]:
 
 
 # -- start-up -----------------------------------------------------------------------------------
+# Both launch scripts time the first paint of their window with this event filter.
+_FIRST_PAINT = """
+class FirstPaint(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Paint and not painted:
+            painted.append(time.time() - start)
+        return False
+"""
+
 _STARTUP = """
 import time, sys, argparse
 start = float(sys.argv[1])
@@ -101,13 +110,7 @@ QCoreApplication.setOrganizationName("TensorExplorerBench")
 from explorer.app import create_window
 window, session = create_window(argparse.Namespace(lang="en", files=[], presentation=False, lesson=None))
 painted = []
-
-class FirstPaint(QObject):
-    def eventFilter(self, obj, event):
-        if event.type() == QEvent.Type.Paint and not painted:
-            painted.append(time.time() - start)
-        return False
-
+""" + _FIRST_PAINT + """
 spy = FirstPaint()
 window.installEventFilter(spy)
 window.show()
@@ -133,13 +136,7 @@ client.start_channels()
 widget = RichJupyterWidget()
 widget.kernel_manager, widget.kernel_client = manager, client
 painted, ready = [], []
-
-class FirstPaint(QObject):
-    def eventFilter(self, obj, event):
-        if event.type() == QEvent.Type.Paint and not painted:
-            painted.append(time.time() - start)
-        return False
-
+""" + _FIRST_PAINT + """
 spy = FirstPaint()
 widget.installEventFilter(spy)
 widget.show()

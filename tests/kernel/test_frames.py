@@ -6,25 +6,10 @@ import pytest
 
 from explorer import protocol
 from explorer.kernel.headless import HeadlessKernel
+from tests import frame_scripts
 from tests.kernel.pause_driver import PauseDriver
 
-DEEP = """
-import numpy as np
-
-def h(c):
-    d = c * 2
-    return d @ np.ones((4, 2))
-
-def g(b):
-    part = b[:2]
-    return h(part)
-
-def f(a):
-    return g(a.T)
-
-x = np.arange(12.0).reshape(3, 4)
-f(x)
-"""
+DEEP = "\n" + frame_scripts.DEEP  # a blank first line: the lines below count from it
 
 
 def _ok(kernel: HeadlessKernel, request: protocol.Request) -> dict:

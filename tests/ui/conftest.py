@@ -19,3 +19,18 @@ def _english_interface(qapp):
     from explorer.ui.i18n import install_language
 
     install_language("en")
+
+
+@pytest.fixture(scope="module")
+def shared(qapp, request):
+    """One real window and kernel per test module, for the tests that neither kill nor restart it."""
+    from pytestqt.qtbot import QtBot
+
+    from tests.ui.window_helpers import open_window
+
+    bot = QtBot(request)
+    window, session = open_window(bot)
+    yield bot, window
+    window.editor.document().setModified(False)
+    window.close()
+    session.shutdown()

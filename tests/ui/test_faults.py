@@ -45,17 +45,6 @@ def test_a_crashing_kernel_restarts_with_a_message_and_keeps_the_text(qtbot, cra
         session.shutdown()
 
 
-@pytest.fixture(scope="module")
-def shared(qapp, request):
-    from pytestqt.qtbot import QtBot
-
-    bot = QtBot(request)
-    window, session = open_window(bot)
-    yield bot, window
-    window.editor.document().setModified(False)
-    window.close()
-    session.shutdown()
-
 
 def test_stop_ends_an_endless_loop(shared) -> None:
     qtbot, window = shared

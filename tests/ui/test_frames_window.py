@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.window_helpers import TIMEOUT, open_window, press, row_text, type_code
+from tests import frame_scripts
+from tests.ui.window_helpers import TIMEOUT, press, row_text, type_code
 
-DEEP = """import numpy as np
-
-def h(c):
-    d = c * 2
-    return d @ np.ones((4, 2))
-
-def g(b):
-    part = b[:2]
-    return h(part)
-
-def f(a):
-    return g(a.T)
-
-x = np.arange(12.0).reshape(3, 4)
-f(x)
-"""
+DEEP = frame_scripts.DEEP
 
 LOOP = """import numpy as np
 total = 0.0
@@ -33,16 +18,6 @@ for i in range(3):
     total += float(w.sum())
 """
 
-
-@pytest.fixture(scope="module")
-def shared(qapp, request):
-    from pytestqt.qtbot import QtBot
-
-    bot = QtBot(request)
-    window, session = open_window(bot)
-    yield bot, window
-    window.close()
-    session.shutdown()
 
 
 def _repr(window, name: str) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt
 
-from explorer.ui.inspector.inspector_model import InspectorModel
+from explorer.ui.inspector.inspector_model import FETCH_ROWS, InspectorModel
 
 
 def _var(name: str, shape=(2,), children=None) -> dict:
@@ -173,8 +173,6 @@ def test_a_newer_snapshot_finishes_the_slices_first(qapp) -> None:
 
 def test_the_top_level_goes_to_the_view_in_batches(qapp) -> None:
     """Qt lays out every row it knows of after a reset: 100,000 names are given a batch at a time."""
-    from explorer.ui.inspector.inspector_model import FETCH_ROWS
-
     model = InspectorModel()
     model.apply_snapshot(_full([_var(f"v{i}") for i in range(100_000)]))
     assert model.rowCount() == FETCH_ROWS and model.canFetchMore(QModelIndex())
@@ -207,17 +205,22 @@ def test_clearing_the_filter_shows_every_grandchild_again(qapp) -> None:
     assert _names(model, layer) == ["cfg['layer']['w']", "cfg['layer']['x']"]
 
 
-def test_scrolling_to_the_end_gives_the_view_the_next_batch(qtbot) -> None:
+def _shown_view(qtbot, width: int = 640, height: int = 480):
+    """A model shown in a real InspectorView (its source answers in-process)."""
     from explorer.ui.app_state import AppState
-    from explorer.ui.inspector.inspector_model import FETCH_ROWS
     from explorer.ui.inspector.inspector_view import InspectorView
     from tests.ui.fakes import InProcessSource
 
     model = InspectorModel()
     view = InspectorView(model, InProcessSource({}), AppState())
     qtbot.addWidget(view)
-    view.resize(600, 400)
+    view.resize(width, height)
     view.show()
+    return model, view
+
+
+def test_scrolling_to_the_end_gives_the_view_the_next_batch(qtbot) -> None:
+    model, view = _shown_view(qtbot, 600, 400)
     model.apply_snapshot(_full([_var(f"v{i}") for i in range(3 * FETCH_ROWS + 5)]))
     assert model.rowCount() == FETCH_ROWS
     bar = view.tree.verticalScrollBar()
@@ -233,15 +236,7 @@ def test_scrolling_to_the_end_gives_the_view_the_next_batch(qtbot) -> None:
 
 
 def test_selecting_a_row_far_down_updates_the_details_first(qtbot) -> None:
-    from explorer.ui.app_state import AppState
-    from explorer.ui.inspector.inspector_model import FETCH_ROWS
-    from explorer.ui.inspector.inspector_view import InspectorView
-    from tests.ui.fakes import InProcessSource
-
-    model = InspectorModel()
-    view = InspectorView(model, InProcessSource({}), AppState())
-    qtbot.addWidget(view)
-    view.show()
+    model, view = _shown_view(qtbot)
     model.apply_snapshot(_full([_var(f"v{i}") for i in range(5 * FETCH_ROWS)]))
     view.select("v3")  # a row the view has: everything at once
     assert view.tree.currentIndex().data() == "v3" and view.app_state.selected_name == "v3"
@@ -253,17 +248,7 @@ def test_selecting_a_row_far_down_updates_the_details_first(qtbot) -> None:
 
 
 def test_end_in_the_list_goes_to_the_real_last_row(qtbot) -> None:
-    from PySide6.QtCore import Qt
-
-    from explorer.ui.app_state import AppState
-    from explorer.ui.inspector.inspector_model import FETCH_ROWS
-    from explorer.ui.inspector.inspector_view import InspectorView
-    from tests.ui.fakes import InProcessSource
-
-    model = InspectorModel()
-    view = InspectorView(model, InProcessSource({}), AppState())
-    qtbot.addWidget(view)
-    view.show()
+    model, view = _shown_view(qtbot)
     model.apply_snapshot(_full([_var(f"v{i}") for i in range(3 * FETCH_ROWS)]))
     last = f"v{3 * FETCH_ROWS - 1}"  # not among the rows given to the view yet, and the longest name
     assert len(model.longest_name()) == len(last)
@@ -271,4 +256,4 @@ def test_end_in_the_list_goes_to_the_real_last_row(qtbot) -> None:
     view.tree.setFocus()
     view.select("v0")
     qtbot.keyClick(view.tree, Qt.Key.Key_End)
-    assert view.tree.currentIndex().data() == f"v{3 * FETCH_ROWS - 1}"
+    assert view.tree.currentIndex().data() == last

@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.window_helpers import TIMEOUT, open_window, press, row_text, type_code
-
-
-@pytest.fixture(scope="module")
-def shared(qapp, request):
-    """One window + kernel for the tests that do not kill or restart it (starting one costs seconds)."""
-    from pytestqt.qtbot import QtBot
-
-    bot = QtBot(request)
-    window, session = open_window(bot)
-    yield bot, window
-    window.close()
-    session.shutdown()
+from tests.ui.window_helpers import TIMEOUT, press, row_text, type_code
 
 
 def test_the_console_starts_without_comm_warnings(shared) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -13,21 +12,11 @@ from explorer.kernel.statements import split_statements
 from explorer.lessons import lesson_path, render_lesson
 from explorer.ui.inspector.inspector_model import InspectorModel
 from tests.agent_calls import Caller
-from tests.ui.window_helpers import TIMEOUT, open_window, press, type_code
+from tests.ui.window_helpers import TIMEOUT, press, type_code
 
 #: Columns that differ between two processes running the same code (addresses) or say how the last run went.
 _PROCESS_COLUMNS = ("change", "data_ptr")
 
-
-@pytest.fixture(scope="module")
-def shared(qapp, request):
-    from pytestqt.qtbot import QtBot
-
-    bot = QtBot(request)
-    window, session = open_window(bot)
-    yield bot, window
-    window.close()
-    session.shutdown()
 
 
 def _rows(model: InspectorModel) -> list[tuple[str, ...]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -11,16 +10,6 @@ from tests.ui.window_helpers import TIMEOUT, open_window, press, type_code
 
 FOUR = "import torch\nt = torch.arange(12).reshape(3, 4)\nv = t[:, 1:3]\nn = t.numpy()\nimg = torch.rand(3, 64, 96)\n"
 
-
-@pytest.fixture(scope="module")
-def shared(qapp, request):
-    from pytestqt.qtbot import QtBot
-
-    bot = QtBot(request)
-    window, session = open_window(bot)
-    yield bot, window
-    window.close()
-    session.shutdown()
 
 
 def _visible_names(window) -> list[str]:
