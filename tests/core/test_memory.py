@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer.core.memory import groups as memory
-from explorer.core.memory.groups import allocation, assign_memory, memory_components, overlaps_of, reach
+from explorer.core.memory.groups import assign_memory, memory_components, overlaps_of
+from explorer.core.memory.reach import allocation, reach
 
 
 def run(ns: dict[str, Any], exact: bool = True) -> dict[str, dict]:

@@ -13,7 +13,8 @@ import pytest
 import torch
 
 from explorer import protocol
-from explorer.core.memory.groups import Reach, assign_memory, shares_bytes
+from explorer.core.memory.groups import assign_memory
+from explorer.core.memory.reach import Reach, shares_bytes
 from tests.agent_calls import Caller
 
 

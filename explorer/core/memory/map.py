@@ -45,7 +45,8 @@ from typing import Any
 import numpy as np
 
 from explorer.core.i18n import _
-from explorer.core.memory.groups import Reach, allocation_key, group_of, is_array_like, is_tensor, reach
+from explorer.core.memory.groups import group_of
+from explorer.core.memory.reach import Reach, allocation_key, is_array_like, is_tensor, reach
 from explorer.core.summary.static import (
     PRISTINE_BUILTINS,
     inspecting,

@@ -14,7 +14,8 @@ import bisect
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from explorer.core.memory.groups import allocation_key, key_from_var, reach, reach_from_var, shares_bytes
+from explorer.core.memory.groups import key_from_var, reach_from_var
+from explorer.core.memory.reach import allocation_key, reach, shares_bytes
 from explorer.core.summary.static import PRISTINE_BUILTINS
 
 globals()["__builtins__"] = PRISTINE_BUILTINS

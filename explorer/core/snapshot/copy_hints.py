@@ -13,7 +13,7 @@ import ast
 from typing import Any
 
 from explorer.core.i18n import N_, _
-from explorer.core.memory.groups import allocation
+from explorer.core.memory.reach import allocation
 from explorer.core.snapshot.written import parse_code
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting
 

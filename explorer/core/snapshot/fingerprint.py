@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from explorer.core.memory.groups import allocation_key, is_tensor
+from explorer.core.memory.reach import allocation_key, is_tensor
 from explorer.core.summary.static import (
     PRISTINE_BUILTINS,
     inspecting,
