@@ -168,12 +168,12 @@ class InspectorView(QWidget):
         pad = metrics.horizontalAdvance("M") * 2
         # A colour chip (the memory group) is drawn before the text: it takes an icon's width and a gap.
         chip = self.tree.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize) + metrics.horizontalAdvance("M")
-        for section in range(self.model.columnCount()):
+        # Names further down (fetched later) can be longer than the first rows': the longest counts too.
+        longest = {"name": self.model.longest_name()}
+        for section, column in enumerate(self.model.columns()):
             header = str(self.model.headerData(section, Qt.Orientation.Horizontal) or "")
             cells = [self.model.index(row, section) for row in range(rows)]
-            # Names further down (fetched later) can be longer than the first rows': the longest counts too.
-            longest = self.model.longest_name() if self.model.columns()[section].key == "name" else ""
-            width = max([metrics.horizontalAdvance(header), metrics.horizontalAdvance(longest)]
+            width = max([metrics.horizontalAdvance(header), metrics.horizontalAdvance(longest.get(column.key, ""))]
                         + [metrics.horizontalAdvance(str(cell.data() or ""))
                            + (chip if cell.data(Qt.ItemDataRole.DecorationRole) is not None else 0) for cell in cells])
             indent = self.tree.indentation() if section == 0 else 0
