@@ -15,7 +15,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 if TYPE_CHECKING:
-    from explorer.kernel.session import KernelSession
+    from explorer.client.session import KernelSession
     from explorer.ui.window.main_window import MainWindow
 
 KERNEL_START_DELAY_MS = 30
@@ -46,7 +46,7 @@ def make_console(session: KernelSession) -> Any:
 
 def create_window(options: argparse.Namespace | None = None) -> tuple[MainWindow, KernelSession]:
     """Create the session and window (the kernel starts on the first event-loop turn)."""
-    from explorer.kernel.session import KernelSession
+    from explorer.client.session import KernelSession
     from explorer.ui.app_state import AppState
     from explorer.ui.i18n import default_language
     from explorer.ui.kernel_extras import install as install_kernel_extras

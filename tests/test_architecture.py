@@ -1,4 +1,4 @@
-"""The layering of DESIGN.md: ui -> kernel -> core, never back; no Qt in core; no torch in ui; no import loops."""
+"""The layering: core runs in the kernel, client and ui in the window; only the protocol crosses; no import loops."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ import pytest
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "explorer"
 
 FORBIDDEN = {
-    "core": ("PySide6", "qtconsole", "qtpy", "jupyter_client", "matplotlib.pyplot", "explorer.kernel", "explorer.ui",
+    "core": ("PySide6", "qtconsole", "qtpy", "jupyter_client", "matplotlib.pyplot", "explorer.client", "explorer.ui",
              "explorer.app", "explorer.cli"),
-    "kernel": ("explorer.ui", "explorer.app", "explorer.cli", "matplotlib.pyplot"),
-    "ui": ("torch", "matplotlib.pyplot", "explorer.app", "explorer.cli"),
-    "protocol": ("torch", "numpy", "PySide6", "qtconsole", "jupyter_client", "explorer.core", "explorer.kernel",
+    # The window's side of the process line: it speaks to the kernel only through the protocol.
+    "client": ("explorer.core", "explorer.ui", "explorer.app", "explorer.cli", "matplotlib.pyplot", "torch"),
+    "ui": ("torch", "explorer.core", "matplotlib.pyplot", "explorer.app", "explorer.cli"),
+    "protocol": ("torch", "numpy", "PySide6", "qtconsole", "jupyter_client", "explorer.core", "explorer.client",
                  "explorer.ui"),
 }
 

@@ -38,9 +38,9 @@ def inspect_existing(options: argparse.Namespace) -> int:
 
 def _variables(options: argparse.Namespace, budget: Budget) -> list[protocol.Var]:
     """The kernel's variables, through our comm; every failure is one sentence."""
-    from explorer.kernel.attached import AttachedKernel
-    from explorer.kernel.connection import AttachError, resolve
-    from explorer.kernel.headless import ExtensionError, KernelDiedError, KernelStartTimeout, version_sentence
+    from explorer.client.attached import AttachedKernel
+    from explorer.client.connection import AttachError, resolve
+    from explorer.client.headless import ExtensionError, KernelDiedError, KernelStartTimeout, version_sentence
 
     try:
         info = resolve(options.existing, options.ssh, options.ssh_key)

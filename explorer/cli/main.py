@@ -53,7 +53,7 @@ def _run_gui(args: list[str]) -> int:
         return install_desktop()
     options.connection = None
     if options.existing is not None or options.ssh:
-        from explorer.kernel.connection import AttachError, resolve
+        from explorer.client.connection import AttachError, resolve
 
         try:
             options.connection = resolve(options.existing, options.ssh, options.ssh_key)
@@ -153,7 +153,7 @@ def _run_command(args: list[str]) -> int:
 
 def _stop_kernels() -> None:
     """Shut down any kernel the command left (only when the kernel module was ever imported)."""
-    headless = sys.modules.get("explorer.kernel.headless")
+    headless = sys.modules.get("explorer.client.headless")
     if headless is not None:
         headless.shutdown_all()
 

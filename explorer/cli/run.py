@@ -2,7 +2,7 @@
 
 ``--timeout`` is one budget for the whole command: the kernel start, loading or running the
 target and every inspection request. A script still running when it is spent is interrupted
-(and its kernel killed if it ignores that; see :class:`~explorer.kernel.headless.HeadlessKernel`);
+(and its kernel killed if it ignores that; see :class:`~explorer.client.headless.HeadlessKernel`);
 the variables it left then get a short grace to be listed.
 """
 
@@ -27,7 +27,7 @@ from explorer.cli.common import (
     warn,
 )
 from explorer.cli.table import format_table
-from explorer.kernel.headless import (
+from explorer.client.headless import (
     ExtensionError,
     HeadlessKernel,
     KernelDiedError,

@@ -122,7 +122,7 @@ class KernelExtras(QObject):
 
 
 def _kernel_name(connection: dict[str, Any] | None) -> str:
-    from explorer.kernel.connection import describe
+    from explorer.client.connection import describe
 
     return describe(connection or {})
 

@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 from tests.cli.helpers import cli, cli_env
-from tests.kernel.tcp_kernel import run_in, tcp_kernel
+from tests.client.tcp_kernel import run_in, tcp_kernel
 
 PORTS = ("shell_port", "iopub_port", "stdin_port", "hb_port", "control_port")
 
@@ -127,7 +127,7 @@ def test_ssh_tunnels_reach_the_kernel(tmp_path: Path) -> None:
 
 
 def test_a_kernel_without_tensor_explorer_is_one_sentence_with_the_install_command(tmp_path: Path) -> None:
-    from tests.kernel.test_kernel_side_only import blocker
+    from tests.client.test_kernel_side_only import blocker
 
     site = tmp_path / "site"
     site.mkdir()

@@ -13,7 +13,7 @@ from explorer.core.agent.handlers import Agent
 
 
 class InProcessSource:
-    """Implements ``ask(request, on_reply, valid)`` like :class:`~explorer.kernel.session.KernelSession`.
+    """Implements ``ask(request, on_reply, valid)`` like :class:`~explorer.client.session.KernelSession`.
 
     Each request goes through the real comm endpoint (parse, handler, buffers) and
     back through :func:`explorer.protocol.parse_reply`, and is delivered on a later

@@ -90,7 +90,7 @@ class DrivenWindow:
 
     def run(self, code: str, timeout: float = 300.0) -> None:
         """Run *code* as the editor would, and wait until the inspector has the result."""
-        from explorer.kernel.run_queue import Run
+        from explorer.client.run_queue import Run
 
         count = len(self.finished)
         self.window.runs.submit(Run(code, 1, "file"))

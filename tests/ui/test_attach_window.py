@@ -6,8 +6,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from explorer.kernel.connection import resolve
-from tests.kernel.tcp_kernel import run_in, tcp_kernel
+from explorer.client.connection import resolve
+from tests.client.tcp_kernel import run_in, tcp_kernel
 from tests.ui.window_helpers import TIMEOUT, open_window, press, type_code
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from explorer.kernel.statements import split_statements
+from explorer.client.statements import split_statements
 from explorer.lessons import lesson_path, render_lesson
 from explorer.ui.inspector.inspector_model import InspectorModel
 from tests.agent_calls import Caller

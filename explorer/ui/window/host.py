@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
-    from explorer.kernel.run_queue import RunQueue
-    from explorer.kernel.step import Stepper
+    from explorer.client.run_queue import RunQueue
+    from explorer.client.step import Stepper
     from explorer.ui.app_state import AppState
     from explorer.ui.banner_widget import BannerWidget
     from explorer.ui.detail_tabs_widget import DetailTabsWidget

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import protocol
-from explorer.kernel.run_queue import Run, RunQueue
+from explorer.client.run_queue import Run, RunQueue
 from explorer.ui.app_state import AppState
 from explorer.ui.banner_widget import BannerWidget
 from explorer.ui.detail_tabs_widget import DetailTabsWidget

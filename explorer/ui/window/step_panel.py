@@ -29,7 +29,7 @@ MAX_LINES = 9
 
 
 class StepPanel(QFrame):
-    """Shows one :class:`~explorer.kernel.step.StepResult`; hidden until the first step."""
+    """Shows one :class:`~explorer.client.step.StepResult`; hidden until the first step."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from explorer.kernel.statements import CELL_MARKER
+from explorer.client.statements import CELL_MARKER
 from explorer.lessons import LESSONS, lesson_path, render_lesson
 from explorer.ui.window.host import WindowHost
 

@@ -1,7 +1,7 @@
 """The main window's step-through and watched gradients: F10, Shift+F10, run to cursor, the step panel.
 
 A mixin for :class:`~explorer.ui.window.main_window.MainWindow`; the stepping
-itself is :class:`explorer.kernel.step.Stepper`. After each step the window
+itself is :class:`explorer.client.step.Stepper`. After each step the window
 bands the statement in the editor, points at the next one, shows every
 changed variable before and after (:class:`StepPanel`), and selects the
 variable the statement made. Cells and selections select what they made too.
@@ -14,9 +14,9 @@ from typing import Any
 from PySide6.QtCore import QSettings
 
 from explorer import protocol
-from explorer.kernel.run_queue import Run
-from explorer.kernel.statements import assigned_names
-from explorer.kernel.step import Stepper, StepResult
+from explorer.client.run_queue import Run
+from explorer.client.statements import assigned_names
+from explorer.client.step import Stepper, StepResult
 from explorer.ui.window.host import WindowHost
 
 # Runs after which the window selects the variable the code made.

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from explorer import protocol
-from explorer.kernel.headless import HeadlessKernel
-from explorer.kernel.launch import kernel_argv
+from explorer.client.headless import HeadlessKernel
+from explorer.client.launch import kernel_argv
 
 SETUP = (
     "import torch, numpy as np\n"
@@ -157,7 +157,7 @@ def test_user_tampering_changes_nothing_for_the_inspector(fresh, attack) -> None
 def test_extension_loads_by_hand_into_a_plain_kernel(monkeypatch) -> None:
     """A kernel started without --ext (like a notebook's) gets the extension loaded on connect."""
     plain = [arg for arg in kernel_argv() if not arg.startswith("--ext")]
-    monkeypatch.setattr("explorer.kernel.launch.kernel_argv", lambda: plain)
+    monkeypatch.setattr("explorer.client.launch.kernel_argv", lambda: plain)
     with HeadlessKernel() as k:
         assert k.hello["protocol"] == protocol.PROTOCOL_VERSION
         assert k.run("x = 1")["status"] == "ok"

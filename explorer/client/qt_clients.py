@@ -1,6 +1,6 @@
 """Qt kernel clients of the window's session: a client on a running kernel's connection facts, and helpers.
 
-Kept apart from :mod:`explorer.kernel.session` so that file stays about the session's life cycle.
+Kept apart from :mod:`explorer.client.session` so that file stays about the session's life cycle.
 """
 
 from __future__ import annotations

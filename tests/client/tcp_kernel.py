@@ -16,7 +16,7 @@ from typing import Any
 
 from jupyter_client.connect import write_connection_file
 
-from explorer.kernel.launch import kernel_env
+from explorer.client.launch import kernel_env
 
 START_TIMEOUT = 60.0
 

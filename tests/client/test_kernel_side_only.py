@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from explorer import protocol
-from explorer.kernel.attached import AttachedKernel
-from explorer.kernel.connection import resolve
-from tests.kernel.tcp_kernel import run_in, tcp_kernel
+from explorer.client.attached import AttachedKernel
+from explorer.client.connection import resolve
+from tests.client.tcp_kernel import run_in, tcp_kernel
 
 #: What the window needs and a kernel-only install does not have.
 GUI_ONLY = ("PySide6", "shiboken6", "qtconsole", "qtpy", "matplotlib", "networkx", "PIL", "safetensors")

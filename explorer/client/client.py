@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from explorer import __version__, protocol
-from explorer.kernel.channel import LOAD_EXTENSION_CODE, CommChannel
+from explorer.client.channel import LOAD_EXTENSION_CODE, CommChannel
 
 R = TypeVar("R")
 Callback = Callable[[protocol.Reply[Any]], None]

@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 from jupyter_client import KernelManager
 
 from explorer import __version__, protocol
-from explorer.kernel.channel import LOAD_EXTENSION_CODE, CommChannel
-from explorer.kernel.launch import configure_manager, kernel_env
+from explorer.client.channel import LOAD_EXTENSION_CODE, CommChannel
+from explorer.client.launch import configure_manager, kernel_env
 
 R = TypeVar("R")
 #: Seconds an interrupted run gets to stop before its kernel is killed.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from explorer import protocol
-from explorer.kernel.session import KernelSession
+from explorer.client.session import KernelSession
 
 TIMEOUT = 60_000
 

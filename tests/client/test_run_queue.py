@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from explorer.kernel.run_queue import Run, RunQueue
+from explorer.client.run_queue import Run, RunQueue
 
 
 class FakeSession(QObject):

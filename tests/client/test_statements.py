@@ -1,8 +1,8 @@
-"""Splitting the editor's text into top-level statements (explorer.kernel.statements), no kernel."""
+"""Splitting the editor's text into top-level statements (explorer.client.statements), no kernel."""
 
 from __future__ import annotations
 
-from explorer.kernel.statements import Statement, assigned_names, index_at_or_after, split_statements
+from explorer.client.statements import Statement, assigned_names, index_at_or_after, split_statements
 
 TEXT = """# title: a lesson
 import torch

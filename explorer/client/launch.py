@@ -38,7 +38,7 @@ DIE_WITH_ENV = "TENSOR_EXPLORER_DIE_WITH"
 #: The kernel's first statement: drop the working directory from sys.path (IPython adds it back
 #: for the user's code), so that a folder named ``explorer`` beside the user's script cannot stand
 #: in for this package.
-_BOOT = "import sys; del sys.path[0]; from explorer.kernel.launch import serve; serve()"
+_BOOT = "import sys; del sys.path[0]; from explorer.client.launch import serve; serve()"
 
 
 def kernel_argv() -> list[str]:
@@ -158,7 +158,7 @@ def _ipc_pipe_thread(address: str) -> type[IOPubThread] | None:
 
     It relies on ipykernel internals (``_setup_pipe_in``/``_setup_pipe_out``, ``_pipe_uuid``,
     ``_pipe_in``, ``_handle_pipe_msg``); when a release renames them, None keeps ipykernel's own
-    pipe (``tests/kernel/test_headless_security.py`` then fails and says so).
+    pipe (``tests/client/test_headless_security.py`` then fails and says so).
     """
     import zmq
     from ipykernel.iostream import IOPubThread

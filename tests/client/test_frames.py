@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from explorer import protocol
-from explorer.kernel.headless import HeadlessKernel
+from explorer.client.headless import HeadlessKernel
 from tests import frame_scripts
-from tests.kernel.pause_driver import PauseDriver
+from tests.client.pause_driver import PauseDriver
 
 DEEP = "\n" + frame_scripts.DEEP  # a blank first line: the lines below count from it
 

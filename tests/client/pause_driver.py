@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from explorer import __version__, protocol
-from explorer.kernel.headless import HeadlessKernel
+from explorer.client.headless import HeadlessKernel
 
 TIMEOUT = 60.0
 

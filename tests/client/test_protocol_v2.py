@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from explorer import protocol
-from explorer.kernel.channel import CommChannel
+from explorer.client.channel import CommChannel
 from tests.agent_calls import Caller
 
 

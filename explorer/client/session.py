@@ -3,7 +3,7 @@
 One kernel process, two clients: the console's, and ours. Ours runs the
 editor's code (the console shows it as input from another client), watches
 every execution on IOPub (so code typed in the console updates the inspector
-too), and owns the explorer comm (:class:`~explorer.kernel.client.ExplorerClient`).
+too), and owns the explorer comm (:class:`~explorer.client.client.ExplorerClient`).
 
 With ``connection`` (``tensor-explorer --existing``) the session attaches to a kernel someone
 else started (a notebook's, ``jupyter console``'s, one on a GPU server through SSH tunnels):
@@ -24,9 +24,9 @@ from qtconsole.manager import QtKernelManager
 from traitlets.config import Config
 
 from explorer import protocol
-from explorer.kernel.client import ExplorerClient
-from explorer.kernel.launch import configure_manager, kernel_env
-from explorer.kernel.qt_clients import attached_client, quiet_comm_manager, wait_for
+from explorer.client.client import ExplorerClient
+from explorer.client.launch import configure_manager, kernel_env
+from explorer.client.qt_clients import attached_client, quiet_comm_manager, wait_for
 
 R = TypeVar("R")
 #: How often the kernel is pinged until IOPub delivers (ZMQ's slow joiner drops early messages).

@@ -12,10 +12,10 @@ import os
 import pytest
 
 from explorer import __version__, protocol
-from explorer.kernel.attached import AttachedKernel
-from explorer.kernel.connection import AttachError, find_connection_file, load_connection, resolve
-from explorer.kernel.headless import version_sentence
-from tests.kernel.tcp_kernel import run_in, tcp_kernel
+from explorer.client.attached import AttachedKernel
+from explorer.client.connection import AttachError, find_connection_file, load_connection, resolve
+from explorer.client.headless import version_sentence
+from tests.client.tcp_kernel import run_in, tcp_kernel
 
 
 @pytest.fixture(scope="module")

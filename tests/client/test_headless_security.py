@@ -7,7 +7,7 @@ import os
 import stat
 import time
 
-from explorer.kernel.headless import HeadlessKernel
+from explorer.client.headless import HeadlessKernel
 
 
 def _listening_tcp_inodes() -> dict[str, str]:

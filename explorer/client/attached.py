@@ -1,6 +1,6 @@
 """A running kernel that someone else started, driven without Qt (``inspect --existing``, kernel tests).
 
-It asks through the same comm as :class:`~explorer.kernel.headless.HeadlessKernel`, loads the
+It asks through the same comm as :class:`~explorer.client.headless.HeadlessKernel`, loads the
 extension when the kernel lacks it, and never ends the kernel: :meth:`AttachedKernel.shutdown`
 only closes our comm and channels. Stop is Jupyter's ``interrupt_request`` on the control
 channel (the kernel interrupts itself), which works over TCP and through SSH tunnels.
@@ -13,9 +13,9 @@ from typing import Any
 
 from jupyter_client import BlockingKernelClient
 
-from explorer.kernel import headless
-from explorer.kernel.channel import CommChannel
-from explorer.kernel.headless import HeadlessKernel, KernelStartTimeout
+from explorer.client import headless
+from explorer.client.channel import CommChannel
+from explorer.client.headless import HeadlessKernel, KernelStartTimeout
 
 #: Seconds to wait, on leaving, for the kernel to read that our comm is closed.
 CLOSE_WAIT = 1.0
@@ -27,7 +27,7 @@ def interrupt_message(client: Any) -> None:
 
 
 class AttachedKernel(HeadlessKernel):
-    """Attach to the kernel described by *info* (see :func:`explorer.kernel.connection.resolve`).
+    """Attach to the kernel described by *info* (see :func:`explorer.client.connection.resolve`).
 
     Parameters
     ----------

@@ -1,6 +1,6 @@
 """Step-through: run the editor's script one top-level statement at a time, forwards and back.
 
-F10 runs the next statement (:mod:`explorer.kernel.statements`), after asking
+F10 runs the next statement (:mod:`explorer.client.statements`), after asking
 the kernel to remember the variables as they are (``StepCapture``); once it
 ran, the variables the snapshot reports as changed come back before and after
 (``StepCompare``). Run to cursor runs the statements up to the cursor's one and
@@ -19,8 +19,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from explorer import protocol
-from explorer.kernel.run_queue import Run, RunQueue
-from explorer.kernel.statements import Statement, index_at_or_after, split_statements
+from explorer.client.run_queue import Run, RunQueue
+from explorer.client.statements import Statement, index_at_or_after, split_statements
 
 #: The seed of every step-through and replay.
 STEP_SEED = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.kernel.headless import HeadlessKernel
+from explorer.client.headless import HeadlessKernel
 
 
 @pytest.fixture(scope="session")
