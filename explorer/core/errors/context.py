@@ -35,6 +35,13 @@ class ErrorContext:
     match: re.Match | None = None
     statement: ast.stmt | None = None
     body: list[ast.stmt] = field(default_factory=list)
+    # Filled by explorer.core.errors.frames.attach: the calls around the failing line.
+    function: str = "<module>"
+    params: tuple[str, ...] = ()
+    code: Any = None
+    callers: list[ErrorContext] = field(default_factory=list)  # the learner's outer calls, outermost first
+    below: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # library frames under the line
+    aliases: dict[str, tuple[str, ErrorContext, bool]] = field(default_factory=dict)  # param -> learner's name
 
     # -- the match ---------------------------------------------------------
     def g(self, name: str, default: str = "") -> str:
@@ -109,10 +116,33 @@ class ErrorContext:
         return None
 
     def describe(self, name: str) -> str:
-        """'`a` is [4, 3] (torch.float32, cpu)' in the current language."""
+        """'`a` is [4, 3] (torch.float32, cpu)'; a parameter is named as the learner's call named it.
+
+        "`image` is [1, 28, 28] (...), which `forward` calls `x`" when the value is still the one the
+        caller passed; otherwise the parameter's own value, and what the call was given.
+        """
         value = self.objects[name]
-        return _("`{name}` is {shape} ({dtype}, {device})").format(
+        own = _("`{name}` is {shape} ({dtype}, {device})").format(
             name=name, shape=fmt_shape(shape_of(value)), dtype=dtype_of(value), device=device_of(value))
+        alias = self.aliases.get(name)
+        if alias is None:
+            return own
+        outer, caller, same = alias
+        if same:
+            return _("`{outer}` is {shape} ({dtype}, {device}), which `{function}` calls `{name}`").format(
+                outer=outer, shape=fmt_shape(shape_of(value)), dtype=dtype_of(value), device=device_of(value),
+                function=self.function, name=name)
+        passed = caller.objects.get(outer)
+        if is_array(passed):
+            return _("{own}; `{function}` was called with `{outer}`, which is {shape}, on line {line}").format(
+                own=own, function=self.function, outer=outer, shape=fmt_shape(shape_of(passed)), line=caller.line)
+        return _("{own}; `{function}` was called with `{outer}` on line {line}").format(
+            own=own, function=self.function, outer=outer, line=caller.line)
+
+    def learner_name(self, name: str) -> str:
+        """The learner's name for a value of the failing line: the caller's variable when it is the same object."""
+        alias = self.aliases.get(name)
+        return alias[0] if alias is not None and alias[2] else name
 
     def describe_all(self, names: list[str] | None = None) -> str:
         """Describe several variables, joined as a list."""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ast
 
+from explorer.core.errors.built import creation
 from explorer.core.errors.context import ErrorContext, call_name, join
 from explorer.core.errors.entry import Card, Entry
 from explorer.core.errors.fixes import receiver, receiver_code, set_argument, swap
-from explorer.core.errors.layers import creation
 from explorer.core.errors.safe import class_name, is_tensor, shape_of, static_attr, tensor_attr
 from explorer.core.errors.source import comment_lines, replaced
 from explorer.core.errors.spelling import spell
