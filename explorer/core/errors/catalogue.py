@@ -15,6 +15,7 @@ from explorer.core.errors import (
     loss,
     memory,
     params,
+    ranges,
     shapes,
     values,
 )
@@ -26,6 +27,7 @@ def all_entries() -> list[Entry]:
     """Every entry, most specific first (loss and device entries before the dtype entry)."""
     return [
         *bce.ENTRIES,
+        *ranges.ENTRIES,
         *loss.ENTRIES,
         *device.ENTRIES,
         *autograd.ENTRIES,

@@ -112,21 +112,6 @@ def _target_shape(ctx: ErrorContext) -> Card:
                 advice=advice)
 
 
-def _target_class(ctx: ErrorContext) -> Card:
-    _call, out, _target = _shapes(ctx)
-    shape = shape_of(ctx.tensors.get(out or ""))
-    classes = shape[1] if shape and len(shape) >= 2 else None
-    bad = ctx.g("t")
-    if classes:
-        rule = _("A target value is {bad}, which is not a class: with {n} classes the targets must be 0 … {last}.").format(
-            bad=bad, n=classes, last=classes - 1)
-    else:
-        rule = _("A target value is {bad}, which is not one of the output's classes.").format(bad=bad)
-    advice = comment_lines(_("every target must be at least 0 and less than the number of classes"))
-    return Card(_("Class index out of range in the loss target"), join(_shape_text(ctx, out), rule), advice,
-                advice=advice)
-
-
 ENTRIES: list[Entry] = [
     Entry("loss_target_dtype", ("RuntimeError",), (
         r"expected target dtype to be Long or Byte, but got (?P<got>\w+)",
@@ -143,7 +128,4 @@ ENTRIES: list[Entry] = [
         r"size mismatch \(got input: \[(?P<inp>[\d, ]*)\] ?, target: \[(?P<got>[\d, ]*)\]",
         r"only batches of spatial targets supported",
     ), _target_shape),
-    Entry("loss_target_class", ("IndexError", "RuntimeError"), (
-        r"Target (?P<t>-?\d+) is out of bounds",
-    ), _target_class),
 ]

@@ -4,36 +4,13 @@ from __future__ import annotations
 
 import ast
 
-from explorer.core.errors.built import creation
 from explorer.core.errors.context import ErrorContext, call_name, join
 from explorer.core.errors.entry import Card, Entry
-from explorer.core.errors.fixes import receiver, receiver_code, set_argument, swap
-from explorer.core.errors.safe import class_name, is_tensor, shape_of, static_attr, tensor_attr
+from explorer.core.errors.fixes import receiver, receiver_code, swap
+from explorer.core.errors.safe import shape_of
 from explorer.core.errors.source import comment_lines, replaced
 from explorer.core.errors.spelling import spell
 from explorer.core.i18n import _, ngettext
-
-
-def _embedding_card(ctx: ErrorContext, said: str) -> Card | None:
-    """An nn.Embedding given an index beyond its table: num_embeddings made big enough."""
-    for name, module in ctx.modules().items():
-        if class_name(module) != "Embedding":
-            continue
-        size = static_attr(module, "num_embeddings")[1]
-        rule = _("An nn.Embedding with num_embeddings={n} has one row per index, so it accepts the indices 0 … {last} "
-                 "only.").format(n=size, last=size - 1)
-        indices = [v for v in ctx.tensors.values() if is_tensor(v) and class_name(v) != "Parameter"]
-        biggest = max((int(tensor_attr(tensor_attr(v, "max"), "item")) for v in indices if tensor_attr(v, "numel")),
-                      default=None)
-        fix, line = None, None
-        found = creation(ctx, name, module)
-        if biggest is not None and found is not None:
-            stmt, made_by = found
-            fix = replaced(stmt, {made_by: set_argument(made_by, "num_embeddings", 0, str(biggest + 1))})
-            fix, line = fix + "  # " + _("indices up to {n}").format(n=biggest), stmt.lineno
-        advice = comment_lines(_("every index must be less than num_embeddings={n}").format(n=size))
-        return Card(_("Index out of range"), join(said, rule), fix or advice, fix_line=line, advice=advice)
-    return None
 
 
 def _index_oob(ctx: ErrorContext) -> Card:
@@ -41,9 +18,6 @@ def _index_oob(ctx: ErrorContext) -> Card:
     holder = next((n for n, v in ctx.tensors.items()
                    if (s := shape_of(v)) is not None and len(s) > dim and s[dim] == size), None)
     said = ctx.facts_sentence([holder]) if holder else ""
-    embedding = _embedding_card(ctx, said) if "index out of range in self" in ctx.message else None
-    if embedding is not None:
-        return embedding
     if ctx.g("size"):
         rule = _("Dimension {dim} has size {size}, so the valid indices are 0 … {last} (or -{size} … -1), "
                  "but the code used {index}. Counting starts at 0.").format(dim=dim, size=size, last=size - 1, index=index)
