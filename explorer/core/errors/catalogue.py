@@ -16,6 +16,7 @@ from explorer.core.errors import (
     memory,
     params,
     ranges,
+    scalars,
     shapes,
     values,
 )
@@ -37,6 +38,7 @@ def all_entries() -> list[Entry]:
         *collate.ENTRIES,
         *shapes.ENTRIES,
         *dtype.ENTRIES,
+        *scalars.ENTRIES,
         *values.ENTRIES,
         *memory.ENTRIES,
     ]

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import ast
-
-from explorer.core.errors.context import ErrorContext, call_name, join
+from explorer.core.errors.context import ErrorContext, join
 from explorer.core.errors.entry import Card, Entry
-from explorer.core.errors.fixes import receiver, receiver_code, swap
 from explorer.core.errors.safe import shape_of
-from explorer.core.errors.source import comment_lines, replaced
-from explorer.core.errors.spelling import spell
+from explorer.core.errors.source import comment_lines
 from explorer.core.i18n import _, ngettext
 
 
@@ -42,61 +38,6 @@ def _dim_oob(ctx: ErrorContext) -> Card:
     return Card(_("Dimension out of range"), join(ctx.facts_sentence(), rule), advice, advice=advice)
 
 
-def _item_multi(ctx: ErrorContext) -> Card:
-    call = next((c for c in ctx.calls("item") if receiver(c) is not None), None)
-    name = receiver_code(call) if call is not None else next(iter(ctx.tensors), None)
-    count = ctx.g("n")
-    if count:
-        many = ngettext("this one has {n} element.", "this one has {n} elements.", int(count)).format(n=int(count))
-    else:
-        many = _("this one has more than one.")
-    rule = join(_("item(), float() and int() turn a tensor with exactly ONE element into a Python number;"), many)
-    fix = swap(ctx, call, f"{name}.tolist()") if call is not None else None
-    if fix:
-        fix += "  # " + _("all the values, as a list")
-    advice = comment_lines(_("reduce to one number first (.sum(), .mean()) or take all values with .tolist()"))
-    return Card(_("Only a one-element tensor becomes a number"), join(ctx.facts_sentence([name] if name else []), rule),
-                fix or advice, advice=advice)
-
-
-def _tensor_list(ctx: ErrorContext) -> ast.Call | None:
-    """The ``torch.tensor([a, b])`` call whose list holds tensors."""
-    for node in ctx.nodes():
-        if isinstance(node, ast.Call) and call_name(node) in ("tensor", "as_tensor") and node.args \
-                and isinstance(node.args[0], (ast.List, ast.Tuple)) \
-                and any(ast.unparse(e) in ctx.tensors for e in node.args[0].elts):
-            return node
-    return None
-
-
-def _stack_instead(ctx: ErrorContext) -> Card:
-    call = _tensor_list(ctx)
-    first = call.args[0] if call is not None else None
-    items = [ast.unparse(e) for e in first.elts] if isinstance(first, (ast.List, ast.Tuple)) else []
-    rule = _("torch.tensor() builds a tensor from numbers; given a list of tensors with several elements each, it "
-             "tries to turn each tensor into one number. To put tensors side by side use torch.stack (a new "
-             "dimension) or torch.cat (along an existing one).")
-    stack = spell("torch.stack", ctx.scopes)
-    fix = None
-    if call is not None and stack:
-        fix = swap(ctx, call, ast.unparse(ast.Call(func=ast.parse(stack, mode="eval").body, args=[call.args[0]], keywords=[])))
-    advice = comment_lines(_("join tensors with torch.stack([...]) instead of torch.tensor([...])"))
-    return Card(_("torch.tensor() of a list of tensors"), join(ctx.facts_sentence(items), rule), fix or advice,
-                advice=advice)
-
-
-def _bool_ambiguous(ctx: ErrorContext) -> Card:
-    rule = _("`if`, `while`, `and`, `or` and `not` need one True or False, but comparing a tensor of several elements "
-             "gives one answer per element. Say whether you mean all of them or any of them.")
-    stmt, fix = ctx.statement, None
-    if isinstance(stmt, (ast.If, ast.While)) and not isinstance(stmt.test, ast.BoolOp):
-        test = ast.unparse(stmt.test)
-        fix = replaced(stmt, {stmt.test: f"({test}).all()"}) + "  # " + _("or .any(): at least one")
-    advice = comment_lines(_("use .all() (every element) or .any() (at least one)"))
-    return Card(_("True or False of many values is ambiguous"), join(ctx.facts_sentence(), rule), fix or advice,
-                advice=advice)
-
-
 def _batchnorm_one(ctx: ErrorContext) -> Card:
     rule = _("In training mode BatchNorm computes a mean and a variance over the batch; with a single value per "
              "channel there is nothing to average. Use a batch of 2 or more, or switch to evaluation mode with "
@@ -109,10 +50,6 @@ def _batchnorm_one(ctx: ErrorContext) -> Card:
 
 
 ENTRIES: list[Entry] = [
-    Entry("tensor_from_tensor_list", ("ValueError", "RuntimeError", "TypeError"), (
-        r"only one element tensors can be converted to Python scalars",
-        r"a Tensor with (?P<n>\d+) elements cannot be converted to Scalar",
-    ), _stack_instead, when=lambda ctx: _tensor_list(ctx) is not None),
     Entry("index_out_of_range", ("IndexError", "RuntimeError"), (
         r"index (?P<idx>-?\d+) is out of bounds for (?:dimension|axis) (?P<dim>\d+) with size (?P<size>\d+)",
         r"index out of range in self",
@@ -123,15 +60,6 @@ ENTRIES: list[Entry] = [
         r"too many indices for (?:tensor|array) of dimension (?P<nd>\d+)",
         r"axis (?P<got>-?\d+) is out of bounds for array of dimension (?P<nd>\d+)",
     ), _dim_oob),
-    Entry("item_many_elements", ("RuntimeError", "ValueError", "TypeError"), (
-        r"a Tensor with (?P<n>\d+) elements cannot be converted to Scalar",
-        r"only one element tensors can be converted to Python scalars",
-        r"only (?:length-1|size-1) arrays can be converted to Python scalars",
-    ), _item_multi),
-    Entry("bool_ambiguous", ("RuntimeError", "ValueError"), (
-        r"Boolean value of Tensor with more than one value is ambiguous",
-        r"The truth value of an array with more than one element is ambiguous",
-    ), _bool_ambiguous),
     Entry("batchnorm_single_sample", ("ValueError",), (
         r"Expected more than 1 value per channel when training",
     ), _batchnorm_one),
