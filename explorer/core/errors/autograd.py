@@ -6,6 +6,7 @@ import ast
 import types
 from typing import Any
 
+from explorer.core.errors.carried import ENTRIES as CARRIED_ENTRIES
 from explorer.core.errors.context import ErrorContext, join
 from explorer.core.errors.cut import explain_cut
 from explorer.core.errors.entry import Card, Entry
@@ -173,6 +174,7 @@ def _no_grad_fn(ctx: ErrorContext) -> Card:
 
 
 ENTRIES: list[Entry] = [
+    *CARRIED_ENTRIES,
     Entry("backward_twice", ("RuntimeError",), (
         r"Trying to backward through the graph a second time",
     ), _backward_twice),

@@ -5,10 +5,12 @@ from __future__ import annotations
 import ast
 import re
 
+from explorer.core.errors.built import scopes_at
 from explorer.core.errors.context import ErrorContext, fmt_shape, join
 from explorer.core.errors.entry import Card, Entry
 from explorer.core.errors.fixes import receiver, receiver_code, swap
 from explorer.core.errors.safe import flag, is_tensor, shape_of, tensor_attr
+from explorer.core.errors.saved import Change, find_change, op_word
 from explorer.core.errors.source import comment_lines, parse
 from explorer.core.errors.spelling import spell, spell_torch
 from explorer.core.i18n import _, ngettext
@@ -97,28 +99,49 @@ def _inplace_statement(ctx: ErrorContext, names: list[str]) -> tuple[int, str] |
     return best
 
 
+def _change_fix(change: Change) -> tuple[str, str]:
+    """(code, mode) changing a copy instead: ``out = out + x``, or ``att = att.clone()`` before ``att[:, 0] = 0``."""
+    if change.kind == "item":
+        return f"{change.name} = {change.name}.clone()  # " + _("a copy to change; the saved tensor stays as it was"), "before"
+    found = out_of_place(change.changed)
+    if found is not None:
+        return found[1] + "  # " + _("a new tensor instead of an in-place change"), "replace"
+    return "", "replace"
+
+
 def _inplace_modified(ctx: ErrorContext) -> Card:
     shape = [int(x) for x in re.findall(r"\d+", ctx.g("shape"))]
     op, version = ctx.g("op", "?"), int(ctx.g("ver", "0") or 0)
-    suspects = _suspects(ctx, shape, version)
     said = _("A tensor of shape {shape} made by {op} was saved for the backward pass, then changed in place "
              "(its version went from {was} to {now}).").format(shape=fmt_shape(shape), op=op, was=ctx.g("want", "0"),
                                                               now=version) if ctx.g("shape") else \
         _("A tensor saved for the backward pass was changed in place afterwards.")
-    who = _("Probably {names}.").format(names=", ".join(f"`{n}`" for n in suspects)) if suspects else ""
     rule = _("backward() needs the value as it was when it was saved, so it refuses to go on.")
-    found = _inplace_statement(ctx, suspects)
     torch = spell_torch(ctx.scopes)
     advice = comment_lines(_("write the change as a new tensor (y = y * 2) instead of in place (y *= 2, y.mul_(2))"))
     if torch:
         advice += "\n" + comment_lines(_("{code} shows the line that changed it").format(
             code=f"{torch}.autograd.set_detect_anomaly(True)"))
+    title = _("A value needed for the gradient was changed in place")
+    change = find_change(ctx.source, op, ctx.line or 0) if ctx.g("op") else None
+    if change is not None:
+        who = _("It is `{name}`: line {made} makes it with {op} (`{made_code}`), which keeps it for the backward "
+                "pass, and line {changed} changes it in place (`{changed_code}`).").format(
+            name=change.name, made=change.made.lineno, op=op_word(op), made_code=ast.unparse(change.made),
+            changed=change.changed.lineno, changed_code=ast.unparse(change.changed))
+        code, mode = _change_fix(change)
+        if code:
+            return Card(title, join(said, who, rule), code, mode=mode, fix_line=change.changed.lineno, advice=advice,
+                        scopes=scopes_at(ctx, change.changed.lineno))
+        return Card(title, join(said, who, rule), advice, advice=advice)
+    suspects = _suspects(ctx, shape, version)
+    who = _("Probably {names}.").format(names=", ".join(f"`{n}`" for n in suspects)) if suspects else ""
+    found = _inplace_statement(ctx, suspects)
     if found is None:
-        return Card(_("A value needed for the gradient was changed in place"), join(said, who, rule), advice, advice=advice)
+        return Card(title, join(said, who, rule), advice, advice=advice)
     line, code = found
     fix = code + "  # " + _("a new tensor instead of an in-place change")
-    return Card(_("A value needed for the gradient was changed in place"), join(said, who, rule), fix,
-                fix_line=line, advice=advice)
+    return Card(title, join(said, who, rule), fix, fix_line=line, advice=advice)
 
 
 def _requires_grad_nonleaf(ctx: ErrorContext) -> Card:
