@@ -63,8 +63,9 @@ def _candidate(stmt: ast.stmt, path: str) -> ast.Call | None:
     if indexed and target in _spellings(indexed.group(1)):
         index = int(indexed.group(2))
         args = stmt.value.args
-        if len(args) > index and isinstance(args[index], ast.Call):
-            return args[index]
+        item = args[index] if len(args) > index else None
+        if isinstance(item, ast.Call):
+            return item
     return None
 
 

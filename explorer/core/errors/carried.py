@@ -22,13 +22,9 @@ from explorer.core.i18n import _
 def _loop(ctx: ErrorContext) -> ast.For | ast.While | None:
     """The innermost loop whose body holds the failing line."""
     tree = parse(ctx.source)
-    best = None
-    for node in ast.walk(tree) if tree is not None else ():
-        inside = isinstance(node, (ast.For, ast.While)) and node.body and \
-            node.body[0].lineno <= (ctx.line or 0) <= (node.end_lineno or 0)
-        if inside and (best is None or node.lineno > best.lineno):
-            best = node
-    return best
+    loops = [n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))] if tree is not None else []
+    inside = [n for n in loops if n.body and n.body[0].lineno <= (ctx.line or 0) <= (n.end_lineno or 0)]
+    return max(inside, key=lambda n: n.lineno) if inside else None
 
 
 def _stores(stmt: ast.stmt) -> set[str]:

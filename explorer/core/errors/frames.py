@@ -55,7 +55,7 @@ def attach(ctx: ErrorContext, tb: TracebackType | None, is_user: Any, namespace:
         frame, lineno = walked[index]
         if frame.f_code.co_filename != failing.f_code.co_filename:
             continue  # another cell or file counts its lines differently: no fix can point there
-        scopes = [s for s in (_locals(frame), frame.f_globals, namespace) if isinstance(s, dict)]
+        scopes: list[dict[str, Any]] = [_locals(frame), frame.f_globals, namespace]
         caller = context_for(ctx.message, ctx.source, lineno, scopes, ctx.frame_names)
         caller.function = frame.f_code.co_name
         caller.params = _params(frame.f_code) if caller.function != "<module>" else ()

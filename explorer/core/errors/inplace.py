@@ -9,7 +9,7 @@ from explorer.core.errors.built import scopes_at
 from explorer.core.errors.context import ErrorContext, fmt_shape, join
 from explorer.core.errors.entry import Card, Entry
 from explorer.core.errors.fixes import receiver, receiver_code, swap
-from explorer.core.errors.safe import flag, is_tensor, shape_of, tensor_attr
+from explorer.core.errors.safe import flag, grad_of, is_tensor, shape_of, tensor_attr
 from explorer.core.errors.saved import Change, find_change, op_word
 from explorer.core.errors.source import comment_lines, parse
 from explorer.core.errors.spelling import spell, spell_torch
@@ -190,6 +190,60 @@ def _grad_none_update(ctx: ErrorContext) -> Card:
     return Card(_("The gradient is None"), join(said, cause), advice, advice=advice)
 
 
+def _grad_attribute(ctx: ErrorContext) -> ast.Attribute | None:
+    """The ``X.grad`` on the line whose value is None."""
+    for node in ctx.nodes():
+        if isinstance(node, ast.Attribute) and node.attr == "grad":
+            found, value = ctx.value(ast.unparse(node.value)) if isinstance(node.value, ast.Name) else (False, None)
+            if found and is_tensor(value) and grad_of(value) is None:
+                return node
+    return None
+
+
+def _grad_missing(ctx: ErrorContext) -> Card:
+    node = _grad_attribute(ctx)
+    name = ast.unparse(node.value) if node is not None else "w"
+    said = _("`{name}.grad` is None: no backward() has run yet on a loss computed from `{name}`, so there is no "
+             "gradient to read or to zero. The first backward() creates it.").format(name=name)
+    stmt = ctx.statement
+    zeroing = _zeroed(stmt) == name
+    rule = _("A gradient can be zeroed only once it exists; the usual place is after the update, at the end of the "
+             "loop (or optimizer.zero_grad()). Before the first backward(), give it zeros to zero.") if zeroing else \
+        _("Read .grad after loss.backward(), and only on tensors created with requires_grad=True.")
+    torch = spell_torch(ctx.scopes)
+    names = _zeroed_run(ctx, name) if zeroing else []
+    fix = "\n".join(f"{n}.grad = {torch}.zeros_like({n})" for n in names) + "  # " + \
+        _("a zero gradient to start from") if zeroing and torch else None
+    advice = comment_lines(_("call loss.backward() before reading {name}.grad").format(name=name))
+    return Card(_("The gradient is None"), join(said, rule), fix or advice, mode="before", advice=advice)
+
+
+def _zeroed(stmt: ast.stmt | None) -> str | None:
+    """'w' for ``w.grad.zero_()`` or ``w.grad.data.zero_()``."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) \
+            and stmt.value.func.attr == "zero_":
+        text = ast.unparse(stmt.value.func.value)
+        for suffix in (".grad.data", ".grad"):
+            if text.endswith(suffix) and text[: -len(suffix)].isidentifier():
+                return text[: -len(suffix)]
+    return None
+
+
+def _zeroed_run(ctx: ErrorContext, first: str) -> list[str]:
+    """The tensors whose gradients the failing line and the lines right after it zero (w1, w2, ...)."""
+    names = [first]
+    body = ctx.body
+    start = next((i for i, s in enumerate(body) if s is ctx.statement), None)
+    for stmt in body[start + 1:] if start is not None else []:
+        name = _zeroed(stmt)
+        if name is None:
+            break
+        found, value = ctx.value(name)
+        if found and is_tensor(value) and grad_of(value) is None:
+            names.append(name)
+    return names
+
+
 def _grad_on_line(ctx: ErrorContext) -> bool:
     return ".grad" in ctx.statement_text and "NoneType" in ctx.message
 
@@ -213,4 +267,7 @@ ENTRIES: list[Entry] = [
         r"unsupported operand type\(s\) for [^:]+: '[\w.]+' and 'NoneType'",
         r"unsupported operand type\(s\) for [^:]+: 'NoneType' and '[\w.]+'",
     ), _grad_none_update, when=_grad_on_line),
+    Entry("grad_none_attribute", ("AttributeError",), (
+        r"'NoneType' object has no attribute '(?:data|zero_|item|numpy|norm|clone|detach|abs)'",
+    ), _grad_missing, when=lambda ctx: _grad_attribute(ctx) is not None),
 ]

@@ -142,8 +142,9 @@ def _empty_params(ctx: ErrorContext) -> Card:
     if count:
         said = _("All {n} parameters of `{model}` have requires_grad=False (they are frozen), so the filter on "
                  "requires_grad keeps none of them.").format(n=count, model=name)
-        fix = (f"for p in {name}.{last}.parameters():\n    p.requires_grad = True  # " + _("train the last layer")) if last else None
-        return Card(_("Every parameter is frozen"), join(said, rule), fix or advice, mode="before", advice=advice)
+        unfreeze = (f"for p in {name}.{last}.parameters():\n    p.requires_grad = True  # " + _("train the last layer")) \
+            if last else None
+        return Card(_("Every parameter is frozen"), join(said, rule), unfreeze or advice, mode="before", advice=advice)
     return _class_card(ctx, name, module, rule, advice)
 
 

@@ -148,9 +148,9 @@ def _target_range(ctx: ErrorContext) -> Card:
                     advice=advice)
     if low >= 1 and high == classes:
         why = _("The labels count from 1 to {c}; PyTorch counts classes from 0. Shift them down by one.").format(c=classes)
-        fix = swap(ctx, arg, f"{ast.unparse(arg)} - 1")
-        return Card(title, join(said, why), (fix + "  # " + _("classes 0 … {last}").format(last=classes - 1)) if fix
-                    else advice, advice=advice)
+        shifted = swap(ctx, arg, f"{ast.unparse(arg)} - 1")
+        return Card(title, join(said, why), (shifted + "  # " + _("classes 0 … {last}").format(last=classes - 1))
+                    if shifted else advice, advice=advice)
     if distinct and set(distinct) <= {0, 255} and classes == 2:
         why = _("The values are 0 and 255: the grey levels of a black-and-white mask, not class numbers. Turn them "
                 "into classes 0 and 1.")
