@@ -161,7 +161,8 @@ def _untracked_cause(ctx: ErrorContext, name: str) -> tuple[str, str | None]:
 def _no_grad_fn(ctx: ErrorContext) -> Card:
     name = _backward_name(ctx) or "loss"
     found, value = ctx.value(name)
-    said = _("`{name}` has requires_grad=False and grad_fn=None.").format(name=name) if found and is_tensor(value) else ""
+    untracked = found and is_tensor(value) and not flag(value, "requires_grad") and tensor_attr(value, "grad_fn") is None
+    said = _("`{name}` has requires_grad=False and grad_fn=None.").format(name=name) if untracked else ""
     rule = _("backward() walks back along the graph of operations that made the value, but nothing in this "
              "computation was recorded, so there is no graph.")
     cause, fix = _untracked_cause(ctx, name)

@@ -156,7 +156,7 @@ def _requires_grad_nonleaf(ctx: ErrorContext) -> Card:
     name = ast.unparse(target) if target is not None else None
     value = ctx.tensors.get(name or "")
     said = ""
-    if value is not None:
+    if value is not None and tensor_attr(value, "grad_fn") is not None:  # the claim is checked on the value
         grad_fn = type(tensor_attr(value, "grad_fn")).__name__
         said = _("`{name}` was computed from tensors that require grad (grad_fn={grad_fn}): it is not a leaf.").format(
             name=name, grad_fn=grad_fn)
@@ -184,7 +184,8 @@ def _grad_none_update(ctx: ErrorContext) -> Card:
     else:
         cause = _("There is no gradient yet: backward() has not been called on a loss computed from `{name}`, "
                   "or the gradients were cleared.").format(name=name)
-    said = _("`{name}.grad` is None, and None cannot be used in arithmetic.").format(name=name)
+    said = _("`{name}.grad` is None, and None cannot be used in arithmetic.").format(name=name) \
+        if not (found and is_tensor(value)) or grad_of(value) is None else ""
     advice = comment_lines(_("{name} needs requires_grad=True, and loss.backward() must run before this update").format(
         name=name))
     return Card(_("The gradient is None"), join(said, cause), advice, advice=advice)

@@ -6,12 +6,12 @@ import ast
 import math
 import re
 
-from explorer.core.errors.context import ErrorContext, call_name, fmt_shape, join
+from explorer.core.errors.context import ErrorContext, call_name, fmt_shape, join, lookup
 from explorer.core.errors.entry import Card, Entry
 from explorer.core.errors.fixes import node_for, receiver, swap, with_args
 from explorer.core.errors.layers import ENTRIES as LAYER_ENTRIES
 from explorer.core.errors.layout import ENTRIES as LAYOUT_ENTRIES
-from explorer.core.errors.safe import flag, shape_of
+from explorer.core.errors.safe import flag, is_tensor, shape_of, tensor_attr
 from explorer.core.errors.source import comment_lines
 from explorer.core.i18n import _, ngettext
 
@@ -127,20 +127,26 @@ def _view_noncontiguous(ctx: ErrorContext) -> Card:
     call = next((c for c in ctx.calls("view") if receiver(c) is not None), None)
     target = receiver(call) if call is not None else None
     name = ast.unparse(target) if target is not None else None
-    value = ctx.tensors.get(name or "")
+    found, value = lookup(target, ctx.scopes) if target is not None else (False, None)
     said = ""
-    if value is not None and name is not None:
-        from explorer.core.errors.safe import tensor_attr
-
-        said = _("{facts}, with strides {strides}.").format(facts=ctx.describe(name), strides=tuple(tensor_attr(value, "stride")))
-    rule = _("It is not contiguous: its elements are not stored row by row in memory (typical after .t(), .T, "
+    if found and is_tensor(value) and name is not None:
+        facts = ctx.describe(name) if name in ctx.tensors else f"`{name}` is {fmt_shape(shape_of(value))}"
+        said = _("{facts}, with strides {strides}.").format(facts=facts, strides=tuple(tensor_attr(value, "stride")))
+    elif target is not None:  # an expression such as correct[:k]: describe the tensor it starts from
+        base = next((n.id for n in ast.walk(target) if isinstance(n, ast.Name) and n.id in ctx.tensors), None)
+        if base is not None and is_tensor(ctx.tensors[base]):
+            said = _("{facts}, with strides {strides}.").format(
+                facts=ctx.describe(base), strides=tuple(tensor_attr(ctx.tensors[base], "stride")))
+    subject = f"`{name}`" if name else _("The tensor")
+    rule = _("{subject} is not contiguous: its elements are not stored row by row in memory (typical after .t(), .T, "
              ".transpose() or .permute()), so .view() cannot give it a new shape without copying. "
-             ".reshape() copies when it has to.")
+             ".reshape() copies when it has to.").format(subject=subject)
     fix = None
-    if call is not None and target is not None and value is not None and not flag(value, "is_contiguous"):
+    contiguous = found and is_tensor(value) and flag(value, "is_contiguous")
+    if call is not None and target is not None and not contiguous:
         code = swap(ctx, call, with_args(call, method="reshape"))
-        contiguous = ast.unparse(_contiguous_first(call, target))
-        fix = code + "\n" + comment_lines(_("or: {code}").format(code=contiguous)) if code else None
+        other = ast.unparse(_contiguous_first(call, target))
+        fix = code + "\n" + comment_lines(_("or: {code}").format(code=other)) if code else None
     advice = comment_lines(_("use .reshape(...) instead of .view(...)"))
     return Card(_("view() needs a contiguous tensor"), join(said, rule), fix or advice, advice=advice)
 
