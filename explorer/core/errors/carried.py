@@ -74,12 +74,28 @@ def _carried_card(ctx: ErrorContext) -> Card:
              "iteration (truncated backpropagation through time). retain_graph=True would instead make every "
              "backward() walk all the iterations so far, slower and slower.")
     detached = f"{name} = {name}.detach()" if is_tensor(value) else f"{name} = tuple(s.detach() for s in {name})"
-    fix = "\n".join([ast.unparse(maker), detached + "  # " + _("same values, without the previous iteration's graph")])
+    note = "  # " + _("same values, without the previous iteration's graph")
     advice = comment_lines(_("detach the state after each step: {code}").format(code=detached))
+    title = _("A state carries its graph into the next iteration")
+    loop = _loop(ctx)
+    used_later = loop is not None and any(name in _loads(s) for s in loop.body if s.lineno > maker.lineno)
+    if used_later:  # this iteration's loss reads the state: cut the old graph before it is used, not after
+        if _starts_as_none(ctx, loop, name):
+            detached = f"{detached.split(' = ', 1)[0]} = {detached.split(' = ', 1)[1]} if {name} is not None else None"
+        return Card(title, join(said, rule), detached + note, mode="before", fix_line=maker.lineno, advice=advice)
     if isinstance(maker, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
-        return Card(_("A state carries its graph into the next iteration"), join(said, rule), advice, advice=advice)
-    return Card(_("A state carries its graph into the next iteration"), join(said, rule), fix, fix_line=maker.lineno,
-                advice=advice)
+        return Card(title, join(said, rule), advice, advice=advice)
+    fix = "\n".join([ast.unparse(maker), detached + note])
+    return Card(title, join(said, rule), fix, fix_line=maker.lineno, advice=advice)
+
+
+def _starts_as_none(ctx: ErrorContext, loop: ast.For | ast.While | None, name: str) -> bool:
+    """True when the last assignment of *name* before the loop is ``name = None``."""
+    tree = parse(ctx.source)
+    before = [n for n in ast.walk(tree) if isinstance(n, ast.Assign) and loop is not None and n.lineno < loop.lineno
+              and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)] if tree is not None else []
+    last = max(before, key=lambda n: n.lineno) if before else None
+    return last is not None and isinstance(last.value, ast.Constant) and last.value.value is None
 
 
 ENTRIES: list[Entry] = [

@@ -42,10 +42,11 @@ def _transpose_fix(ctx: ErrorContext, left: ast.AST, right: ast.AST, sa: list[in
         return None
     flip = ".T" if len(sa) == 2 and len(sb) == 2 else ".mT"
     swapped = lambda s: s[:-2] + [s[-1], s[-2]]  # noqa: E731
-    if sa[-2] == sb[-2]:
-        node, new = left, (swapped(sa), sb)
-    elif sa[-1] == sb[-1]:
+    # Transposing the right operand keeps the left one's rows (x @ W.T, as nn.Linear computes): preferred.
+    if sa[-1] == sb[-1]:
         node, new = right, (sa, swapped(sb))
+    elif sa[-2] == sb[-2]:
+        node, new = left, (swapped(sa), sb)
     else:
         return None
     code = swap(ctx, node, f"({ast.unparse(node)}){flip}" if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) else ast.unparse(node) + flip)

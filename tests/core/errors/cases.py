@@ -282,3 +282,8 @@ CASES += [
          ("parameters()",), _true("len(opt.param_groups[0]['params']) == 2"),
          r"optimizer can only optimize Tensors", ("torch.optim.SGD(model.parameters(), lr=0.1)",)),
 ]
+
+# The cards added for issue 22 live in their own module; imported last, after the helpers above.
+from tests.core.errors.cases_more import MORE  # noqa: E402
+
+CASES += MORE
