@@ -161,6 +161,11 @@ def _conv_channels(ctx: ErrorContext) -> Card:
             fix += "  # in_channels = " + str(got)
             other = _other_reading(x, expected, got) if found[3] is not None and passed_at(ctx, found[3]) else ""
             fix = f"{fix}\n{other}" if other else fix
+            if other:
+                rule = join(rule, _("Two readings fit these values: the model was built for {want}-channel images "
+                                    "and `{x}` has {got} (change the data), or the first layer should take {got} "
+                                    "(change the layer, as below, when you train it yourself).").format(
+                    want=expected, x=x, got=got))
     advice = comment_lines(_("the input's dimension 1 must have {n} channels").format(n=expected))
     return Card(_("Wrong number of input channels"), join(said, rule), fix or advice, fix_line=line, advice=advice,
                 scopes=scopes)

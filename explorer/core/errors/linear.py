@@ -107,7 +107,13 @@ def _facts(ctx: ErrorContext, path: str, given: Any) -> str:
     if named is not None:
         return ctx.facts_sentence([named])
     if given is not None:
-        return _("What reaches `{layer}` is {shape}.").format(layer=path, shape=fmt_shape(shape_of(given)))
+        said = _("What reaches `{layer}` is {shape}.").format(layer=path, shape=fmt_shape(shape_of(given)))
+        called = next(iter(ctx.aliases.values()), None)
+        passed = called[1].objects.get(called[0]) if called is not None else None
+        if called is not None and passed is not None:
+            said = join(said, _("`{function}` was called with `{outer}`, which is {shape}, on line {line}.").format(
+                function=ctx.function, outer=called[0], shape=fmt_shape(shape_of(passed)), line=called[1].line))
+        return said
     return ""
 
 
