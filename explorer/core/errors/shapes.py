@@ -113,6 +113,9 @@ def _reshape(ctx: ErrorContext) -> Card:
     else:
         rule = _("reshape and view keep every element, so the new shape must hold exactly {n}, but {shape} holds "
                  "{need}.").format(n=size, shape=fmt_shape(wanted), need=need)
+    batch = _batched_flatten(ctx, target, wanted)
+    if batch is not None and call is not None:
+        return _keep_batch(ctx, call, target, holds, batch, wanted[1])
     new = suggest_shape(size, wanted)
     fix = None
     if call is not None and ctx.statement is not None:
@@ -122,6 +125,32 @@ def _reshape(ctx: ErrorContext) -> Card:
     advice = comment_lines(_("choose sizes whose product is {n}").format(n=size))
     title = _("Reshape: the number of elements does not match")
     return Card(title, join(holds, rule), fix or advice, advice=advice)
+
+
+def _batched_flatten(ctx: ErrorContext, target: ast.expr | None, wanted: list[int]) -> list[int] | None:
+    """The shape of a batch flattened with view(-1, k) inside a model, when k is not what one sample holds."""
+    found, value = lookup(target, ctx.scopes) if target is not None else (False, None)
+    shape = shape_of(value) if found else None
+    inside = ctx.params[:1] == ("self",)
+    if shape and inside and len(shape) >= 3 and len(wanted) == 2 and wanted[0] == -1 and math.prod(shape[1:]) != wanted[1]:
+        return shape
+    return None
+
+
+def _keep_batch(ctx: ErrorContext, call: ast.Call, target: ast.expr | None, holds: str, shape: list[int], k: int) -> Card:
+    """view(-1, k) of [N, ...] inside forward: keep one row per sample; the next layer must then take their size."""
+    per = math.prod(shape[1:])
+    name = ast.unparse(target) if target is not None else "x"
+    rule = _("Each of the {n} samples holds {sizes} = {per} numbers, not {k}: view(-1, {k}) would cut the batch into "
+             "rows that are not samples. Keep one row per sample with .flatten(1); the layer that reads it then needs "
+             "in_features={per}.").format(
+        n=shape[0], sizes=" × ".join(str(d) for d in shape[1:]), per=per, k=k)
+    code = swap(ctx, call, f"{name}.flatten(1)")
+    fix = code + "  # " + _("{shape} -> [{n}, {per}]; then in_features={per}").format(
+        shape=fmt_shape(shape), n=shape[0], per=per) if code else None
+    advice = comment_lines(_("flatten each sample: x.flatten(1) turns {shape} into [N, {want}]").format(
+        shape=fmt_shape(shape), want=per))
+    return Card(_("Reshape: the number of elements does not match"), join(holds, rule), fix or advice, advice=advice)
 
 
 def _view_noncontiguous(ctx: ErrorContext) -> Card:
