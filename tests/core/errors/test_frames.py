@@ -55,7 +55,10 @@ def test_view_minus_one_inside_forward_keeps_the_batch() -> None:
 
 
 def test_a_numpy_card_says_requires_grad_only_of_a_tensor_that_does() -> None:
-    code = "import torch\nx = torch.arange(768)\nw = torch.randn(768, requires_grad=True)\nv = (x * w).numpy()\n"
+    """Two .numpy() calls on one line: the plain one is not said to require grad (it does not)."""
+    code = ("import torch\nfrom torch import nn\nemb = nn.Embedding(1000, 4)\nx = torch.arange(768)\n"
+            "pair = (x.numpy(), emb(x).numpy())\n")
     _, _, result = card(code)
     assert "`x` is [768] (torch.int64, cpu), and it requires grad" not in result["explanation"]
-    assert "`(x * w)`" in result["explanation"] or "`x * w`" in result["explanation"], result["explanation"]
+    assert "`emb(x)` is computed from tensors that require grad" in result["explanation"], result["explanation"]
+    assert "pair = (x.numpy(), emb(x).detach().numpy())" in result["fix"]
