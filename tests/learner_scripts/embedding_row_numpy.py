@@ -5,7 +5,7 @@ import torch
 from torch import nn
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 torch.manual_seed(0)
 embedding = nn.Embedding(50, 16)
