@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import io
 import re
 import warnings
@@ -40,6 +41,7 @@ def _quiet_run(code: str, filename: str) -> tuple[BaseException | None, dict[str
         return run(code, filename)
 
 
+@functools.cache  # each script runs once per language; the tests only read its card
 def _card(expect: Expect, lang: str = "en") -> tuple[str, BaseException, dict[str, Any], dict[str, Any]]:
     path = FOLDER / expect.script
     code = path.read_text(encoding="utf-8")
