@@ -15,8 +15,8 @@ dtype = t.dtype
 device = t.device
 
 # %%
-# en: Rank = number of dimensions: a scalar has 0, a vector 1, a matrix 2.
-# zh: 秩 = 维度个数：标量 0 维，向量 1 维，矩阵 2 维。
+# en: The number of dimensions (dim()): a scalar has 0, a vector 1, a matrix 2.
+# zh: 维数（dim()）就是维度的个数：标量 0 维，向量 1 维，矩阵 2 维。
 scalar = torch.tensor(3.5)
 vector = torch.arange(4)
 matrix = torch.zeros(2, 3)

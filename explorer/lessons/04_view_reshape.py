@@ -28,7 +28,7 @@ at_contiguous = at.is_contiguous()
 # %%
 # this cell fails on purpose: RuntimeError
 # en: view cannot flatten a non-contiguous tensor.
-# zh: view 无法把不连续的张量摊平。
+# zh: view 无法把不连续的张量展平。
 at_flat = at.view(6)
 
 # %%

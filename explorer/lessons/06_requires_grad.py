@@ -13,6 +13,17 @@ plain = torch.tensor([1.0, 2.0, 3.0])
 plain_doubled = plain * 2
 
 # %%
+# en: Before PyTorch 0.4 a tracked value was a Variable wrapped around a tensor.
+# zh: PyTorch 0.4 之前，要追踪梯度得把张量包进 Variable。
+# en: Since 0.4 they are one class: Variable(...) now just returns a Tensor.
+# zh: 0.4 起二者合并成一个类：Variable(...) 现在直接返回 Tensor。
+old_style = torch.autograd.Variable(torch.tensor(2.0), requires_grad=True)
+old_style_is_tensor = type(old_style) is torch.Tensor
+# en: Today's way: the switch is an argument of the tensor itself.
+# zh: 现在的写法：开关就是张量自己的参数。
+new_style = torch.tensor(2.0, requires_grad=True)
+
+# %%
 # en: Switch tracking on at creation: this is a leaf that wants a gradient.
 # zh: 创建时打开追踪：这是一个需要梯度的叶子节点。
 w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -25,7 +36,7 @@ w_total = w_doubled.sum()
 
 # %%
 # en: Only floating point (and complex) tensors can require grad.
-# zh: 只有浮点（和复数）张量才能要求梯度。
+# zh: 只有浮点（和复数）张量才能设置 requires_grad。
 counts = torch.tensor([1, 2, 3])
 counts_can_track = counts.is_floating_point()
 

@@ -61,6 +61,17 @@ p_np = p.numpy()
 p_view = p.detach().numpy()
 
 # %%
+# en: .cpu() of a tensor already on the CPU returns the very same tensor.
+# zh: 对本来就在 CPU 上的张量调用 .cpu()，得到的就是它本身。
+t_cpu = t.cpu()
+cpu_is_t = t_cpu is t
+# en: So t.cpu().numpy() copies nothing on a CPU: the array shares t's memory.
+# zh: 所以在 CPU 上 t.cpu().numpy() 并没有复制：数组与 t 共享内存。
+n_shared = t.cpu().numpy()
+n_shared[1] = 7.0
+t_after_cpu_numpy = t.clone()
+
+# %%
 # en: The safe export: clone, detach, move to CPU, then convert.
 # zh: 安全的导出方式：复制、脱离计算图、搬到 CPU，再转换。
 safe = p.clone().detach().cpu().numpy()

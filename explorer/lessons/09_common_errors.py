@@ -43,7 +43,7 @@ out = layer(x_long.float())
 # %%
 # this cell fails on purpose: RuntimeError
 # en: a.T is not contiguous, and view() cannot flatten it.
-# zh: a.T 在内存中不连续，view() 无法把它摊平。
+# zh: a.T 在内存中不连续，view() 无法把它展平。
 flat = a.T.view(-1)
 
 # %%

@@ -46,7 +46,9 @@ def test_line_is_the_deepest_user_frame_and_uses_its_locals() -> None:
     exc, ns = raise_in_cell(code)
     result = explain(exc, ns, code_filenames={CELL})
     assert result["line"] == 2 and result["code_line"] == "return p @ q"
-    assert "`p` is [4, 3]" in result["explanation"] and "`q` is [4, 5]" in result["explanation"]
+    # The parameters are named with the caller's variables too (issue 22, item 3).
+    assert "`a` is [4, 3] (torch.float32, cpu), which `mul` calls `p`" in result["explanation"]
+    assert "`b` is [4, 5] (torch.float32, cpu), which `mul` calls `q`" in result["explanation"]
 
 
 def test_frames_from_other_filenames_are_skipped() -> None:

@@ -83,8 +83,8 @@ def _width(text: str) -> int:
 
 # -- catalogue ---------------------------------------------------------------
 
-def test_catalogue_lists_eight_to_ten_numbered_lessons() -> None:
-    assert 8 <= len(LESSONS) <= 10
+def test_catalogue_lists_eight_to_twelve_numbered_lessons() -> None:
+    assert 8 <= len(LESSONS) <= 12
     assert sorted(IDS) == IDS
     assert len(set(IDS)) == len(IDS)
     for lesson in LESSONS:
@@ -299,6 +299,9 @@ def test_05_image_layouts(runs: dict) -> None:
 
 def test_06_tracking_switches(runs: dict) -> None:
     ns = _ns(runs, "06_requires_grad")
+    # Variable merged into Tensor in 0.4: the old spelling still works and gives a plain Tensor.
+    assert ns["old_style_is_tensor"] is True and ns["old_style"].requires_grad and ns["old_style"].is_leaf
+    assert type(ns["new_style"]) is type(ns["old_style"]) and ns["new_style"].requires_grad
     assert ns["plain_doubled"].grad_fn is None and ns["w_doubled"].grad_fn is not None
     assert ns["w"].is_leaf and not ns["w_total"].is_leaf
     assert ns["counts_can_track"] is False
@@ -319,8 +322,12 @@ def test_07_backward_gives_36(runs: dict) -> None:
 
 def test_08_numpy_shares_memory(runs: dict) -> None:
     ns = _ns(runs, "08_numpy_interop")
-    assert ns["t"].tolist() == [100.0, 2.0] and ns["t_now"][0] == 100.0
+    assert ns["t_now"].tolist() == [100.0, 2.0]
     assert _shares(ns["t"], ns["n"])
+    # .cpu() of a CPU tensor is the tensor itself, so t.cpu().numpy() still shares t's memory.
+    assert ns["cpu_is_t"] is True and ns["t_cpu"] is ns["t"]
+    assert _shares(ns["n_shared"], ns["t"]) and ns["t"].tolist() == [100.0, 7.0]
+    assert ns["t_after_cpu_numpy"].tolist() == [100.0, 7.0]
     assert _shares(ns["from_np"], ns["a"]) and _shares(ns["as_t"], ns["a"])
     assert not _shares(ns["copied"], ns["a"]) and ns["from_np"].dtype == torch.float64
     assert ns["rev_tensor"].tolist() == [5.0, 4.0, 3.0, 2.0, 1.0, 0.0]
@@ -349,6 +356,37 @@ def test_10_regression_learns_the_line(runs: dict) -> None:
     model = ns["model"]
     assert isinstance(model.weight, torch.nn.Parameter)
     assert model.weight.item() == pytest.approx(ns["learned_w"], abs=0.05)
+
+
+def test_11_checklist_finds_each_cause(runs: dict) -> None:
+    ns = _ns(runs, "11_gradient_checklist")
+    assert ns["weights_tracked"] and all(ns["weights_tracked"].values())
+    assert ns["x_tracked"] is False
+    assert ns["hidden_grad"] is None and ns["out_grad"] is not None  # the detach() cut the first layer off
+    assert ns["hidden_grad_fixed"] is not None and ns["hidden_grad_fixed"].abs().sum() > 0
+    assert ns["scalar_loss"].dim() == 0 and ns["grad_after_mean"] is not None
+
+
+def test_09_matmul_card_and_the_next_cell_give_one_answer() -> None:
+    """The card for the lesson's (2 x 3) @ (2 x 3) offers the fix the next cell teaches, a @ b.T."""
+    import linecache
+
+    from explorer.core.errors.explain import explain
+
+    cells = lesson_cells("09_common_errors")
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    for number, cell in enumerate(cells):
+        name = f"<lesson-09-{number}>"
+        linecache.cache[name] = (len(cell["source"]), None, cell["source"].splitlines(True), name)
+        try:
+            exec(compile(cell["source"], name, "exec"), namespace)
+        except RuntimeError as exc:
+            card = explain(exc, namespace, code_filenames={name}, code=cell["source"])
+            assert card["key"] == "matmul_shape"
+            following = [line for line in cells[number + 1]["source"].splitlines() if line and not line.startswith("#")]
+            assert card["fix"].split("  #")[0] == following[0] == "product = a @ b.T"
+            return
+    raise AssertionError("lesson 09 has no matmul error")
 
 
 # -- icon and desktop entry ----------------------------------------------------

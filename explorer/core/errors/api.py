@@ -83,7 +83,7 @@ def _module_init(ctx: ErrorContext) -> Card:
 _OPTIMIZER_BASE = ("torch.optim.optimizer", "Optimizer")
 
 
-def _optimizer_call(ctx: ErrorContext) -> ast.Call | None:
+def optimizer_call(ctx: ErrorContext) -> ast.Call | None:
     """The call that makes an optimizer (its class is a torch.optim.Optimizer subclass)."""
     for node in ctx.nodes():
         if isinstance(node, ast.Call) and node.args:
@@ -112,7 +112,7 @@ def _params_code(ctx: ErrorContext, node: ast.AST) -> str | None:
 
 
 def _optimizer(ctx: ErrorContext, given: str) -> Card:
-    call = _optimizer_call(ctx)
+    call = optimizer_call(ctx)
     params = _params_code(ctx, call.args[0]) if call is not None else None
     if given == "tensor":
         rule = _("An optimizer takes a collection of tensors to update (a list such as [w, b], or model.parameters()), "
@@ -128,7 +128,7 @@ def _optimizer(ctx: ErrorContext, given: str) -> Card:
 
 
 def _module_not_iterable(ctx: ErrorContext) -> bool:
-    call = _optimizer_call(ctx)
+    call = optimizer_call(ctx)
     return call is not None and is_module(lookup(call.args[0], ctx.scopes)[1])
 
 

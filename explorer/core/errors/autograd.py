@@ -6,7 +6,9 @@ import ast
 import types
 from typing import Any
 
+from explorer.core.errors.carried import ENTRIES as CARRIED_ENTRIES
 from explorer.core.errors.context import ErrorContext, join
+from explorer.core.errors.cut import explain_cut
 from explorer.core.errors.entry import Card, Entry
 from explorer.core.errors.flow import (
     Step,
@@ -122,8 +124,9 @@ def _weights(ctx: ErrorContext, names: list[str]) -> list[str]:
                     held |= {id(p) for p in (group.get("params") or [])} if isinstance(group, dict) else set()
     leaves = [n for n in names if (v := ctx.value(n))[0] and is_tensor(v[1]) and is_float(v[1])
               and flag(v[1], "is_leaf") and not flag(v[1], "requires_grad")]
-    chosen = [n for n in leaves if id(ctx.value(n)[1]) in held]
-    return (chosen or leaves)[:3]
+    if held:  # an optimizer says which tensors are the weights: never switch on the data or the target
+        return [n for n in leaves if id(ctx.value(n)[1]) in held][:3]
+    return leaves[:3]
 
 
 def _untracked_cause(ctx: ErrorContext, name: str) -> tuple[str, str | None]:
@@ -142,6 +145,9 @@ def _untracked_cause(ctx: ErrorContext, name: str) -> tuple[str, str | None]:
             cause = _("`{name}` was computed with .detach() or .data, which cut it off the graph.").format(name=step.target)
         lines = [comment_lines(_("compute it again without the cut"))] + [uncut(s.stmt)[0] for s in flow[cut:]]
         return cause, "\n".join(lines)
+    found = explain_cut(ctx, flow, name)
+    if found is not None:
+        return found
     weights = _weights(ctx, _ordered(starts, flow))
     if not weights or not flow:
         return "", None
@@ -155,7 +161,8 @@ def _untracked_cause(ctx: ErrorContext, name: str) -> tuple[str, str | None]:
 def _no_grad_fn(ctx: ErrorContext) -> Card:
     name = _backward_name(ctx) or "loss"
     found, value = ctx.value(name)
-    said = _("`{name}` has requires_grad=False and grad_fn=None.").format(name=name) if found and is_tensor(value) else ""
+    untracked = found and is_tensor(value) and not flag(value, "requires_grad") and tensor_attr(value, "grad_fn") is None
+    said = _("`{name}` has requires_grad=False and grad_fn=None.").format(name=name) if untracked else ""
     rule = _("backward() walks back along the graph of operations that made the value, but nothing in this "
              "computation was recorded, so there is no graph.")
     cause, fix = _untracked_cause(ctx, name)
@@ -168,6 +175,7 @@ def _no_grad_fn(ctx: ErrorContext) -> Card:
 
 
 ENTRIES: list[Entry] = [
+    *CARRIED_ENTRIES,
     Entry("backward_twice", ("RuntimeError",), (
         r"Trying to backward through the graph a second time",
     ), _backward_twice),

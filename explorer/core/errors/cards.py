@@ -10,6 +10,7 @@ from typing import Any
 
 from explorer.core.errors.context import ErrorContext, variable_record
 from explorer.core.errors.entry import Card
+from explorer.core.errors.safe import is_array
 from explorer.core.errors.source import is_code
 from explorer.core.errors.spelling import unknown_names
 
@@ -63,7 +64,7 @@ def checked_fix(card: Card, scopes: list[dict[str, Any]], default_line: int | No
 
 def card_dict(key: str, card: Card, ctx: ErrorContext, offset: int, severity: str) -> dict[str, Any]:
     """The JSON card: the fix checked, every line moved to the submitted code's numbering."""
-    fix, mode, fix_line = checked_fix(card, ctx.scopes, ctx.statement.lineno if ctx.statement else ctx.line)
+    fix, mode, fix_line = checked_fix(card, card.scopes or ctx.scopes, ctx.statement.lineno if ctx.statement else ctx.line)
 
     def shift(n: object) -> int | None:
         return n + offset if isinstance(n, int) else None
@@ -74,9 +75,14 @@ def card_dict(key: str, card: Card, ctx: ErrorContext, offset: int, severity: st
 
 
 def _variables(ctx: ErrorContext) -> list[dict[str, Any]]:
-    """Records of the tensors/arrays named in the failing statement."""
+    """Records of the tensors/arrays named in the failing statement, then the learner's names for its parameters."""
+    named = dict(ctx.tensors)
+    for _inner, (outer, caller, _same) in ctx.aliases.items():
+        value = caller.objects.get(outer)
+        if outer not in named and is_array(value):
+            named[outer] = value
     records = []
-    for name, value in list(ctx.tensors.items())[:_MAX_VARIABLES]:
+    for name, value in list(named.items())[:_MAX_VARIABLES]:
         try:
             records.append(variable_record(name, value))
         except Exception:  # noqa: BLE001

@@ -4,7 +4,22 @@ from __future__ import annotations
 
 import re
 
-from explorer.core.errors import api, autograd, device, dtype, loss, memory, shapes, values
+from explorer.core.errors import (
+    api,
+    autograd,
+    bce,
+    checkpoint,
+    collate,
+    device,
+    dtype,
+    loss,
+    memory,
+    params,
+    ranges,
+    scalars,
+    shapes,
+    values,
+)
 from explorer.core.errors.context import ErrorContext
 from explorer.core.errors.entry import Entry
 
@@ -12,12 +27,18 @@ from explorer.core.errors.entry import Entry
 def all_entries() -> list[Entry]:
     """Every entry, most specific first (loss and device entries before the dtype entry)."""
     return [
+        *bce.ENTRIES,
+        *ranges.ENTRIES,
         *loss.ENTRIES,
         *device.ENTRIES,
         *autograd.ENTRIES,
         *api.ENTRIES,
+        *checkpoint.ENTRIES,
+        *params.ENTRIES,
+        *collate.ENTRIES,
         *shapes.ENTRIES,
         *dtype.ENTRIES,
+        *scalars.ENTRIES,
         *values.ENTRIES,
         *memory.ENTRIES,
     ]

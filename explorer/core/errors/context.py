@@ -13,6 +13,7 @@ from explorer.core.errors import safe
 from explorer.core.errors.safe import device_of, dtype_of, is_array, is_module, shape_of
 from explorer.core.errors.source import parse, segment, statement_at
 from explorer.core.errors.spelling import spell
+from explorer.core.errors.values_static import lookup, resolve_callee  # noqa: F401 - re-exported
 from explorer.core.i18n import _
 
 _IDENT_CHAIN = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
@@ -35,6 +36,13 @@ class ErrorContext:
     match: re.Match | None = None
     statement: ast.stmt | None = None
     body: list[ast.stmt] = field(default_factory=list)
+    # Filled by explorer.core.errors.frames.attach: the calls around the failing line.
+    function: str = "<module>"
+    params: tuple[str, ...] = ()
+    code: Any = None
+    callers: list[ErrorContext] = field(default_factory=list)  # the learner's outer calls, outermost first
+    below: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # library frames under the line
+    aliases: dict[str, tuple[str, ErrorContext, bool]] = field(default_factory=dict)  # param -> learner's name
 
     # -- the match ---------------------------------------------------------
     def g(self, name: str, default: str = "") -> str:
@@ -109,10 +117,33 @@ class ErrorContext:
         return None
 
     def describe(self, name: str) -> str:
-        """'`a` is [4, 3] (torch.float32, cpu)' in the current language."""
+        """'`a` is [4, 3] (torch.float32, cpu)'; a parameter is named as the learner's call named it.
+
+        "`image` is [1, 28, 28] (...), which `forward` calls `x`" when the value is still the one the
+        caller passed; otherwise the parameter's own value, and what the call was given.
+        """
         value = self.objects[name]
-        return _("`{name}` is {shape} ({dtype}, {device})").format(
+        own = _("`{name}` is {shape} ({dtype}, {device})").format(
             name=name, shape=fmt_shape(shape_of(value)), dtype=dtype_of(value), device=device_of(value))
+        alias = self.aliases.get(name)
+        if alias is None:
+            return own
+        outer, caller, same = alias
+        if same:
+            return _("`{outer}` is {shape} ({dtype}, {device}), which `{function}` calls `{name}`").format(
+                outer=outer, shape=fmt_shape(shape_of(value)), dtype=dtype_of(value), device=device_of(value),
+                function=self.function, name=name)
+        passed = caller.objects.get(outer)
+        if is_array(passed):
+            return _("{own}; `{function}` was called with `{outer}`, which is {shape}, on line {line}").format(
+                own=own, function=self.function, outer=outer, shape=fmt_shape(shape_of(passed)), line=caller.line)
+        return _("{own}; `{function}` was called with `{outer}` on line {line}").format(
+            own=own, function=self.function, outer=outer, line=caller.line)
+
+    def learner_name(self, name: str) -> str:
+        """The learner's name for a value of the failing line: the caller's variable when it is the same object."""
+        alias = self.aliases.get(name)
+        return alias[0] if alias is not None and alias[2] else name
 
     def describe_all(self, names: list[str] | None = None) -> str:
         """Describe several variables, joined as a list."""
@@ -210,51 +241,6 @@ def dotted_name(node: ast.AST) -> str | None:
         return None
     parts.append(node.id)
     return ".".join(reversed(parts))
-
-
-def _item(container: Any, key: Any) -> tuple[bool, Any]:
-    """``container[key]`` for dicts, lists, tuples and module containers, without a subclass's ``__getitem__``."""
-    try:
-        if isinstance(container, dict):
-            return (True, dict.__getitem__(container, key)) if dict.__contains__(container, key) else (False, None)
-        if isinstance(container, (list, tuple)) and isinstance(key, int):
-            items = safe.list_items(container, 10_000)
-            return (True, items[key]) if -len(items) <= key < len(items) else (False, None)
-        if is_module(container):
-            children = safe.module_children(container)
-            if isinstance(key, int):
-                values = list(children.values())
-                return (True, values[key]) if -len(values) <= key < len(values) else (False, None)
-            return (key in children, children.get(key))
-    except Exception:  # noqa: BLE001
-        pass
-    return False, None
-
-
-def lookup(node: ast.AST, scopes: list[dict[str, Any]]) -> tuple[bool, Any]:
-    """The value of a name, attribute chain or constant subscript, read statically (no learner code runs)."""
-    if isinstance(node, ast.Name):
-        return safe.scope_get(scopes, node.id)
-    if isinstance(node, ast.Attribute):
-        ok, parent = lookup(node.value, scopes)
-        if not ok or type(parent) is types.ModuleType:  # torch.float32, np.pi: not the learner's variables
-            return False, None
-        return safe.static_attr(parent, node.attr)
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-        ok, parent = lookup(node.value, scopes)
-        return _item(parent, node.slice.value) if ok else (False, None)
-    return False, None
-
-
-def resolve_callee(node: ast.AST, scopes: list[dict[str, Any]]) -> tuple[bool, Any]:
-    """What a called name denotes (``torch.optim.SGD``, ``nn.Linear``): like :func:`lookup`, through imported modules too."""
-    if isinstance(node, ast.Attribute):
-        ok, parent = resolve_callee(node.value, scopes)
-        if ok and type(parent) is types.ModuleType:
-            inner = safe.instance_dict(parent)
-            return (True, inner[node.attr]) if node.attr in inner else (False, None)
-        return safe.static_attr(parent, node.attr) if ok else (False, None)
-    return lookup(node, scopes)
 
 
 def collect_objects(names: list[str], scopes: list[dict[str, Any]]) -> dict[str, Any]:

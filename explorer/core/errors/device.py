@@ -6,16 +6,18 @@ import ast
 import re
 from typing import Any
 
-from explorer.core.errors.context import ErrorContext, join
+from explorer.core.errors.context import ErrorContext, call_name, fmt_shape, join, lookup
 from explorer.core.errors.entry import Card, Entry
-from explorer.core.errors.fixes import node_for, receiver, receiver_code, swap
+from explorer.core.errors.fixes import node_for, receiver, receiver_code, swap, swap_name
 from explorer.core.errors.safe import (
     array_attr,
     device_of,
     flag,
     is_ndarray,
     is_tensor,
+    list_items,
     module_parameters,
+    shape_of,
     short_dtype,
 )
 from explorer.core.errors.source import comment_lines, replaced
@@ -63,16 +65,60 @@ def _device_mismatch(ctx: ErrorContext) -> Card:
                 advice=advice)
 
 
+def _grad_receiver(ctx: ErrorContext) -> tuple[ast.Call | None, ast.expr | None, Any]:
+    """The ``.numpy()`` call whose tensor requires grad (not a plain ``x.numpy()`` on the same line), its receiver and value."""
+    fallback: tuple[ast.Call | None, ast.expr | None, Any] = (None, None, None)
+    for call in ctx.calls("numpy"):
+        target = receiver(call)
+        if target is None:
+            continue
+        ok, value = lookup(target, ctx.scopes)
+        if ok and is_tensor(value) and flag(value, "requires_grad"):
+            return call, target, value
+        if not ok and fallback[0] is None:
+            fallback = (call, target, None)  # an expression: the message says it requires grad
+    return fallback
+
+
+def _grad_values(ctx: ErrorContext) -> list[str]:
+    """Names on the line that hold tensors requiring grad, or lists of them (``np.sum(outputs)``)."""
+    found = []
+    for name, value in ctx.objects.items():
+        items = list_items(value, 50)
+        tracked = (is_tensor(value) and flag(value, "requires_grad")) or \
+            (bool(items) and all(is_tensor(i) for i in items) and any(flag(i, "requires_grad") for i in items))
+        if tracked and "[" not in name:  # xs[0] is listed as well as xs: name the list
+            found.append(name)
+    return found
+
+
 def _numpy_grad(ctx: ErrorContext) -> Card:
-    call = next((c for c in ctx.calls("numpy") if receiver(c) is not None), None)
-    name = receiver_code(call)
-    said = _("{facts}, and it requires grad.").format(facts=ctx.describe(name)) if name in ctx.tensors else ""
+    call, target, value = _grad_receiver(ctx)
     rule = _("A NumPy array cannot record the graph, so PyTorch refuses to hand out a tensor that is still tracked. "
              "Detach it first; the array then shares its memory.")
-    fix = swap(ctx, receiver(call), f"{name}.detach()") if call is not None and name else None
     advice = comment_lines(_("call .detach() before .numpy()"))
-    return Card(_("A tensor that requires grad can't become a NumPy array"), join(said, rule), fix or advice,
-                advice=advice)
+    title = _("A tensor that requires grad can't become a NumPy array")
+    if call is None or target is None:
+        names = _grad_values(ctx)
+        if not names:
+            return Card(title, rule, advice, advice=advice)
+        name = names[0]
+        held = ctx.objects[name]
+        said = _("`{name}` holds tensors that require grad, and NumPy converts them with .numpy().").format(name=name)
+        new = f"{name}.detach()" if is_tensor(held) else f"[t.detach() for t in {name}]"
+        return Card(title, join(said, rule), swap_name(ctx, name, new) or advice, advice=advice)
+    code = ast.unparse(target)
+    if value is not None:
+        leaf = _(" (a weight of the model, which training updates)") if flag(value, "is_leaf") else ""
+        facts = ctx.describe(code) if code in ctx.tensors else _("`{name}` is {shape}").format(
+            name=code, shape=fmt_shape(shape_of(value)))
+        said = _("{facts}, and it requires grad{leaf}.").format(facts=facts, leaf=leaf)
+    else:
+        said = _("`{name}` is computed from tensors that require grad (the model's weights), so it requires grad "
+                 "too.").format(name=code)
+    wrapped = f"{code}.detach()" if isinstance(target, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) else f"({code}).detach()"
+    fix = swap(ctx, target, wrapped)
+    return Card(title, join(said, rule), fix or advice, advice=advice)
 
 
 def _numpy_device(ctx: ErrorContext) -> Card:
@@ -115,18 +161,42 @@ def _numpy_not_tensor(ctx: ErrorContext) -> Card:
                 fix or advice, advice=advice)
 
 
+_FLIPS = {"flip", "fliplr", "flipud", "rot90"}
+
+
+def _reversed_input(ctx: ErrorContext) -> ast.expr | None:
+    """The argument of from_numpy / as_tensor / tensor that reverses an axis (``img[:, :, ::-1]``, ``np.flip(a)``)."""
+    for node in ctx.nodes():
+        if isinstance(node, ast.Call) and call_name(node) in ("from_numpy", "as_tensor", "tensor", "Tensor") and node.args:
+            arg = node.args[0]
+            steps = [s for s in ast.walk(arg) if isinstance(s, ast.Slice) and s.step is not None
+                     and isinstance(s.step, ast.UnaryOp) and isinstance(s.step.op, ast.USub)]
+            flips = [c for c in ast.walk(arg) if isinstance(c, ast.Call) and call_name(c) in _FLIPS]
+            ok, value = lookup(arg, ctx.scopes)
+            negative = ok and is_ndarray(value) and any(s < 0 for s in array_attr(value, "strides"))
+            if steps or flips or negative:
+                return arg
+    return None
+
+
 def _negative_strides(ctx: ErrorContext) -> Card:
-    arrays = [n for n, v in ctx.tensors.items() if is_ndarray(v) and any(s < 0 for s in array_attr(v, "strides"))]
-    name = arrays[0] if arrays else None
+    arg = _reversed_input(ctx)
+    name = ast.unparse(arg) if arg is not None else None
     said = ""
-    if name:
-        strides = tuple(int(s) for s in array_attr(ctx.tensors[name], "strides"))
+    ok, value = lookup(arg, ctx.scopes) if arg is not None else (False, None)
+    if name and ok and is_ndarray(value):
+        strides = tuple(int(s) for s in array_attr(value, "strides"))
+        facts = ctx.describe(name) if name in ctx.tensors else f"`{name}`"
         said = _("{facts}, with strides {strides} (in bytes): a negative stride walks memory backwards, as "
-                 "[::-1] makes.").format(facts=ctx.describe(name), strides=strides)
+                 "[::-1] makes.").format(facts=facts, strides=strides)
+    elif name:
+        said = _("`{name}` reverses an axis, which NumPy does without copying: it walks the same memory backwards, "
+                 "with a negative stride.").format(name=name)
     rule = _("A PyTorch tensor cannot have negative strides, so torch cannot share this array's memory. Copy it "
              "first: .copy() makes a new array with ordinary, positive strides (the tensor then shares the copy, "
              "not the original).")
-    fix = swap(ctx, node_for(ctx, name), f"{name}.copy()") if name else None
+    simple = isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript, ast.Call))
+    fix = swap(ctx, arg, f"{name}.copy()" if simple else f"({name}).copy()") if arg is not None else None
     advice = comment_lines(_("copy the array first with .copy()"))
     return Card(_("NumPy array with negative strides"), join(said, rule), fix or advice, advice=advice)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from explorer.core.errors.context import ErrorContext, call_name, join
 from explorer.core.errors.entry import Card, Entry
-from explorer.core.errors.fixes import node_for, receiver, swap, with_args
+from explorer.core.errors.fixes import node_for, receiver, swap, swap_name, with_args
 from explorer.core.errors.safe import is_tensor, module_parameters, short_dtype
 from explorer.core.errors.source import comment_lines, replaced
 from explorer.core.errors.spelling import spell_torch
@@ -70,9 +70,10 @@ def _dtype_mismatch(ctx: ErrorContext) -> Card:
     target = _target_dtype(ctx)
     tensors = [n for n, v in ctx.tensors.items() if is_tensor(v)]
     offenders = [n for n in tensors if target and short_dtype(ctx.tensors[n]) != target]
-    parts = [_("`{name}` is {dtype}").format(name=n, dtype=f"torch.{short_dtype(ctx.tensors[n])}") for n in tensors]
+    layers = {m: v for m, v in ctx.modules().items() if m != "self" and module_dtype(v)}
+    parts = [_dtype_text(ctx, n) for n in tensors]
     parts += [_("the weights of `{name}` are {dtype}").format(name=m, dtype=f"torch.{module_dtype(v)}")
-              for m, v in ctx.modules().items() if module_dtype(v)]
+              for m, v in layers.items()]
     listed = _("The values on this line have different dtypes: {listed}.").format(listed=_("; ").join(parts)) if parts else ""
     rule = _("Layers, matrix products and most operations need all their inputs in one dtype and do not convert "
              "by themselves. Whole numbers (labels, torch.tensor([1, 2]), images read as uint8) usually need .float().")
@@ -81,6 +82,9 @@ def _dtype_mismatch(ctx: ErrorContext) -> Card:
     if layer and target != "float32" and offenders and all(short_dtype(ctx.tensors[n]) == "float32" for n in offenders):
         fix = swap(ctx, node_for(ctx, layer), f"{layer}.float()")
         fix = f"{fix}  # " + _("the layer back to the default float32") if fix else None
+    elif offenders and target and (moved := _at_caller(ctx, offenders[0], target)) is not None:
+        return Card(_("The data types don't match"), join(listed, rule), moved[0], fix_line=moved[1], scopes=moved[2],
+                    advice=comment_lines(_("convert the inputs to one dtype, e.g. with .float()")))
     elif offenders and target and convert_call(target, ctx) and ctx.statement is not None:
         nodes = [node_for(ctx, n) for n in offenders[:3]]
         swaps: dict[ast.AST, ast.AST | str] = {
@@ -89,6 +93,28 @@ def _dtype_mismatch(ctx: ErrorContext) -> Card:
             fix = replaced(ctx.statement, swaps)
     advice = comment_lines(_("convert the inputs to one dtype, e.g. with .float()"))
     return Card(_("The data types don't match"), join(listed, rule), fix or advice, advice=advice)
+
+
+def _dtype_text(ctx: ErrorContext, name: str) -> str:
+    """'`x` is torch.float64', or '`X_train` is torch.float64, which `forward` calls `x`'."""
+    dtype = f"torch.{short_dtype(ctx.tensors[name])}"
+    alias = ctx.aliases.get(name)
+    if alias is not None and alias[2]:
+        return _("`{outer}` is {dtype}, which `{function}` calls `{name}`").format(
+            outer=alias[0], dtype=dtype, function=ctx.function, name=name)
+    return _("`{name}` is {dtype}").format(name=name, dtype=dtype)
+
+
+def _at_caller(ctx: ErrorContext, name: str, dtype: str) -> tuple[str, int, list] | None:
+    """(code, line, scopes) converting the data where the learner passed it, when *name* is a parameter of forward."""
+    alias = ctx.aliases.get(name)
+    convert = convert_call(dtype, ctx)
+    if alias is None or not alias[2] or convert is None:
+        return None
+    outer, caller, _same = alias
+    stmt = caller.statement
+    code = swap_name(caller, outer, outer + convert)
+    return (code, stmt.lineno, caller.scopes) if code and stmt is not None else None
 
 
 def _float_literals(node: ast.expr) -> ast.expr | None:

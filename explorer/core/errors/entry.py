@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from explorer.core.errors.context import ErrorContext
 
@@ -27,6 +28,9 @@ class Card:
         Line of the failing file the fix applies to; None means the failing statement.
     advice : str or None
         Words (comment lines) shown instead of ``fix`` when the code turns out unsafe.
+    scopes : list of dict or None
+        Where the fix's names are looked up when it applies to another frame's line (a caller's
+        ``out = net(images)``); None means the failing frame's scopes.
     """
 
     title: str
@@ -35,6 +39,7 @@ class Card:
     mode: str | None = "replace"
     fix_line: int | None = None
     advice: str | None = None
+    scopes: list[dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from types import FrameType, TracebackType
 
 from explorer.core import i18n
+from explorer.core.errors import frames
 from explorer.core.errors.cards import card_dict, is_user_file, source_of
 from explorer.core.errors.catalogue import find_entry
 from explorer.core.errors.context import ErrorContext, context_for, join
@@ -142,12 +143,14 @@ def explain(exc: BaseException, namespace: dict, *, code_filenames: Iterable[str
     """
     if is_clean_exit(exc):
         return None
+    code_filenames = frozenset(code_filenames)
     with language(lang):
         message = _safe_str(exc)
         try:
             source, line, scopes = _locate(exc, namespace, code_filenames)
             frame_names = {frame.f_code.co_name for frame, _ in traceback.walk_tb(exc.__traceback__)}
             ctx = context_for(message, source, line, scopes, frame_names)
+            frames.attach(ctx, exc.__traceback__, lambda name: is_user_file(name, code_filenames), namespace)
         except Exception:  # noqa: BLE001 - the card must still appear
             source, ctx = "", ErrorContext(message=message, scopes=[namespace])
         offset = (cell_offset(code, source) or 0) if code is not None and source else 0

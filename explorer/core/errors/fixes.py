@@ -40,8 +40,9 @@ def with_args(call: ast.Call, args: list[str] | None = None, keywords: dict[str,
     if args is not None:
         twin.args = [ast.parse(a, mode="eval").body for a in args]
     if keywords:
-        kept = [k for k in call.keywords if k.arg not in keywords]
-        twin.keywords = kept + [ast.keyword(arg=k, value=ast.parse(v, mode="eval").body) for k, v in keywords.items()]
+        new = {k: ast.parse(v, mode="eval").body for k, v in keywords.items()}
+        twin.keywords = [ast.keyword(arg=k.arg, value=new.pop(k.arg)) if k.arg in new else k for k in call.keywords]
+        twin.keywords += [ast.keyword(arg=k, value=v) for k, v in new.items()]
     if method is not None and isinstance(call.func, ast.Attribute):
         twin.func = ast.Attribute(value=call.func.value, attr=method, ctx=ast.Load())
     return twin

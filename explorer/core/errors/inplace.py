@@ -5,10 +5,12 @@ from __future__ import annotations
 import ast
 import re
 
+from explorer.core.errors.built import scopes_at
 from explorer.core.errors.context import ErrorContext, fmt_shape, join
 from explorer.core.errors.entry import Card, Entry
 from explorer.core.errors.fixes import receiver, receiver_code, swap
-from explorer.core.errors.safe import flag, is_tensor, shape_of, tensor_attr
+from explorer.core.errors.safe import flag, grad_of, is_tensor, shape_of, tensor_attr
+from explorer.core.errors.saved import Change, find_change, op_word
 from explorer.core.errors.source import comment_lines, parse
 from explorer.core.errors.spelling import spell, spell_torch
 from explorer.core.i18n import _, ngettext
@@ -97,28 +99,49 @@ def _inplace_statement(ctx: ErrorContext, names: list[str]) -> tuple[int, str] |
     return best
 
 
+def _change_fix(change: Change) -> tuple[str, str]:
+    """(code, mode) changing a copy instead: ``out = out + x``, or ``att = att.clone()`` before ``att[:, 0] = 0``."""
+    if change.kind == "item":
+        return f"{change.name} = {change.name}.clone()  # " + _("a copy to change; the saved tensor stays as it was"), "before"
+    found = out_of_place(change.changed)
+    if found is not None:
+        return found[1] + "  # " + _("a new tensor instead of an in-place change"), "replace"
+    return "", "replace"
+
+
 def _inplace_modified(ctx: ErrorContext) -> Card:
     shape = [int(x) for x in re.findall(r"\d+", ctx.g("shape"))]
     op, version = ctx.g("op", "?"), int(ctx.g("ver", "0") or 0)
-    suspects = _suspects(ctx, shape, version)
     said = _("A tensor of shape {shape} made by {op} was saved for the backward pass, then changed in place "
              "(its version went from {was} to {now}).").format(shape=fmt_shape(shape), op=op, was=ctx.g("want", "0"),
                                                               now=version) if ctx.g("shape") else \
         _("A tensor saved for the backward pass was changed in place afterwards.")
-    who = _("Probably {names}.").format(names=", ".join(f"`{n}`" for n in suspects)) if suspects else ""
     rule = _("backward() needs the value as it was when it was saved, so it refuses to go on.")
-    found = _inplace_statement(ctx, suspects)
     torch = spell_torch(ctx.scopes)
     advice = comment_lines(_("write the change as a new tensor (y = y * 2) instead of in place (y *= 2, y.mul_(2))"))
     if torch:
         advice += "\n" + comment_lines(_("{code} shows the line that changed it").format(
             code=f"{torch}.autograd.set_detect_anomaly(True)"))
+    title = _("A value needed for the gradient was changed in place")
+    change = find_change(ctx.source, op, ctx.line or 0) if ctx.g("op") else None
+    if change is not None:
+        who = _("It is `{name}`: line {made} makes it with {op} (`{made_code}`), which keeps it for the backward "
+                "pass, and line {changed} changes it in place (`{changed_code}`).").format(
+            name=change.name, made=change.made.lineno, op=op_word(op), made_code=ast.unparse(change.made),
+            changed=change.changed.lineno, changed_code=ast.unparse(change.changed))
+        code, mode = _change_fix(change)
+        if code:
+            return Card(title, join(said, who, rule), code, mode=mode, fix_line=change.changed.lineno, advice=advice,
+                        scopes=scopes_at(ctx, change.changed.lineno))
+        return Card(title, join(said, who, rule), advice, advice=advice)
+    suspects = _suspects(ctx, shape, version)
+    who = _("Probably {names}.").format(names=", ".join(f"`{n}`" for n in suspects)) if suspects else ""
+    found = _inplace_statement(ctx, suspects)
     if found is None:
-        return Card(_("A value needed for the gradient was changed in place"), join(said, who, rule), advice, advice=advice)
+        return Card(title, join(said, who, rule), advice, advice=advice)
     line, code = found
     fix = code + "  # " + _("a new tensor instead of an in-place change")
-    return Card(_("A value needed for the gradient was changed in place"), join(said, who, rule), fix,
-                fix_line=line, advice=advice)
+    return Card(title, join(said, who, rule), fix, fix_line=line, advice=advice)
 
 
 def _requires_grad_nonleaf(ctx: ErrorContext) -> Card:
@@ -133,7 +156,7 @@ def _requires_grad_nonleaf(ctx: ErrorContext) -> Card:
     name = ast.unparse(target) if target is not None else None
     value = ctx.tensors.get(name or "")
     said = ""
-    if value is not None:
+    if value is not None and tensor_attr(value, "grad_fn") is not None:  # the claim is checked on the value
         grad_fn = type(tensor_attr(value, "grad_fn")).__name__
         said = _("`{name}` was computed from tensors that require grad (grad_fn={grad_fn}): it is not a leaf.").format(
             name=name, grad_fn=grad_fn)
@@ -161,10 +184,65 @@ def _grad_none_update(ctx: ErrorContext) -> Card:
     else:
         cause = _("There is no gradient yet: backward() has not been called on a loss computed from `{name}`, "
                   "or the gradients were cleared.").format(name=name)
-    said = _("`{name}.grad` is None, and None cannot be used in arithmetic.").format(name=name)
+    said = _("`{name}.grad` is None, and None cannot be used in arithmetic.").format(name=name) \
+        if not (found and is_tensor(value)) or grad_of(value) is None else ""
     advice = comment_lines(_("{name} needs requires_grad=True, and loss.backward() must run before this update").format(
         name=name))
     return Card(_("The gradient is None"), join(said, cause), advice, advice=advice)
+
+
+def _grad_attribute(ctx: ErrorContext) -> ast.Attribute | None:
+    """The ``X.grad`` on the line whose value is None."""
+    for node in ctx.nodes():
+        if isinstance(node, ast.Attribute) and node.attr == "grad":
+            found, value = ctx.value(ast.unparse(node.value)) if isinstance(node.value, ast.Name) else (False, None)
+            if found and is_tensor(value) and grad_of(value) is None:
+                return node
+    return None
+
+
+def _grad_missing(ctx: ErrorContext) -> Card:
+    node = _grad_attribute(ctx)
+    name = ast.unparse(node.value) if node is not None else "w"
+    said = _("`{name}.grad` is None: no backward() has run yet on a loss computed from `{name}`, so there is no "
+             "gradient to read or to zero. The first backward() creates it.").format(name=name)
+    stmt = ctx.statement
+    zeroing = _zeroed(stmt) == name
+    rule = _("A gradient can be zeroed only once it exists; the usual place is after the update, at the end of the "
+             "loop (or optimizer.zero_grad()). Before the first backward(), give it zeros to zero.") if zeroing else \
+        _("Read .grad after loss.backward(), and only on tensors created with requires_grad=True.")
+    torch = spell_torch(ctx.scopes)
+    names = _zeroed_run(ctx, name) if zeroing else []
+    fix = "\n".join(f"{n}.grad = {torch}.zeros_like({n})" for n in names) + "  # " + \
+        _("a zero gradient to start from") if zeroing and torch else None
+    advice = comment_lines(_("call loss.backward() before reading {name}.grad").format(name=name))
+    return Card(_("The gradient is None"), join(said, rule), fix or advice, mode="before", advice=advice)
+
+
+def _zeroed(stmt: ast.stmt | None) -> str | None:
+    """'w' for ``w.grad.zero_()`` or ``w.grad.data.zero_()``."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) \
+            and stmt.value.func.attr == "zero_":
+        text = ast.unparse(stmt.value.func.value)
+        for suffix in (".grad.data", ".grad"):
+            if text.endswith(suffix) and text[: -len(suffix)].isidentifier():
+                return text[: -len(suffix)]
+    return None
+
+
+def _zeroed_run(ctx: ErrorContext, first: str) -> list[str]:
+    """The tensors whose gradients the failing line and the lines right after it zero (w1, w2, ...)."""
+    names = [first]
+    body = ctx.body
+    start = next((i for i, s in enumerate(body) if s is ctx.statement), None)
+    for stmt in body[start + 1:] if start is not None else []:
+        name = _zeroed(stmt)
+        if name is None:
+            break
+        found, value = ctx.value(name)
+        if found and is_tensor(value) and grad_of(value) is None:
+            names.append(name)
+    return names
 
 
 def _grad_on_line(ctx: ErrorContext) -> bool:
@@ -190,4 +268,7 @@ ENTRIES: list[Entry] = [
         r"unsupported operand type\(s\) for [^:]+: '[\w.]+' and 'NoneType'",
         r"unsupported operand type\(s\) for [^:]+: 'NoneType' and '[\w.]+'",
     ), _grad_none_update, when=_grad_on_line),
+    Entry("grad_none_attribute", ("AttributeError",), (
+        r"'NoneType' object has no attribute '(?:data|zero_|item|numpy|norm|clone|detach|abs)'",
+    ), _grad_missing, when=lambda ctx: _grad_attribute(ctx) is not None),
 ]

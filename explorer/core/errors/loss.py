@@ -101,30 +101,32 @@ def _onehot_long(ctx: ErrorContext) -> Card:
                 advice=advice)
 
 
+def _classes_last(ctx: ErrorContext, call: ast.Call | None, out: str | None, target: str | None) -> str | None:
+    """The loss call with the output's class axis moved to dim 1: [N, L, C] scores for an [N, L] target."""
+    so, st = shape_of(ctx.tensors.get(out or "")), shape_of(ctx.tensors.get(target or ""))
+    if call is None or not so or not st or len(so) != len(st) + 1 or so[:-1] != st or len(so) < 3:
+        return None
+    order = ", ".join(str(d) for d in [0, len(so) - 1, *range(1, len(so) - 1)])
+    moved = [so[0], so[-1], *so[1:-1]]
+    code = swap(ctx, call.args[0], f"{out}.permute({order})")
+    return f"{code}  # {fmt_shape(so)} -> {fmt_shape(moved)}: " + _("the classes in dimension 1") if code else None
+
+
 def _target_shape(ctx: ErrorContext) -> Card:
     call, out, target = _shapes(ctx)
     said = ctx.facts_sentence([target]) if target else ""
     rule = _("For an output [N, C] the target must be [N] (one class index per sample); for images an output "
              "[N, C, H, W] needs a target [N, H, W]. The batch sizes must agree.")
-    fix = _as_indices(ctx, call, out, target)
+    moved = _classes_last(ctx, call, out, target)
+    if moved is not None:
+        shape = shape_of(ctx.tensors.get(out or "")) or []
+        said = join(said, _("`{out}` is {shape}: its classes ({c}) are in the last dimension, but cross_entropy reads "
+                            "the classes in dimension 1 and everything after it as positions.").format(
+            out=out, shape=fmt_shape(shape), c=shape[-1] if shape else "?"))
+    fix = moved or _as_indices(ctx, call, out, target)
     advice = comment_lines(_("target shape: [N], one class index per sample"))
-    return Card(_("The loss target has the wrong shape"), join(said, _shape_text(ctx, out), rule), fix or advice,
-                advice=advice)
-
-
-def _target_class(ctx: ErrorContext) -> Card:
-    _call, out, _target = _shapes(ctx)
-    shape = shape_of(ctx.tensors.get(out or ""))
-    classes = shape[1] if shape and len(shape) >= 2 else None
-    bad = ctx.g("t")
-    if classes:
-        rule = _("A target value is {bad}, which is not a class: with {n} classes the targets must be 0 … {last}.").format(
-            bad=bad, n=classes, last=classes - 1)
-    else:
-        rule = _("A target value is {bad}, which is not one of the output's classes.").format(bad=bad)
-    advice = comment_lines(_("every target must be at least 0 and less than the number of classes"))
-    return Card(_("Class index out of range in the loss target"), join(_shape_text(ctx, out), rule), advice,
-                advice=advice)
+    shape_text = "" if moved else _shape_text(ctx, out)
+    return Card(_("The loss target has the wrong shape"), join(said, shape_text, rule), fix or advice, advice=advice)
 
 
 ENTRIES: list[Entry] = [
@@ -143,7 +145,4 @@ ENTRIES: list[Entry] = [
         r"size mismatch \(got input: \[(?P<inp>[\d, ]*)\] ?, target: \[(?P<got>[\d, ]*)\]",
         r"only batches of spatial targets supported",
     ), _target_shape),
-    Entry("loss_target_class", ("IndexError", "RuntimeError"), (
-        r"Target (?P<t>-?\d+) is out of bounds",
-    ), _target_class),
 ]

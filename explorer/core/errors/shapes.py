@@ -6,12 +6,12 @@ import ast
 import math
 import re
 
-from explorer.core.errors.context import ErrorContext, call_name, fmt_shape, join
+from explorer.core.errors.context import ErrorContext, call_name, fmt_shape, join, lookup
 from explorer.core.errors.entry import Card, Entry
 from explorer.core.errors.fixes import node_for, receiver, swap, with_args
 from explorer.core.errors.layers import ENTRIES as LAYER_ENTRIES
 from explorer.core.errors.layout import ENTRIES as LAYOUT_ENTRIES
-from explorer.core.errors.safe import flag, shape_of
+from explorer.core.errors.safe import flag, is_tensor, shape_of, tensor_attr
 from explorer.core.errors.source import comment_lines
 from explorer.core.i18n import _, ngettext
 
@@ -42,10 +42,11 @@ def _transpose_fix(ctx: ErrorContext, left: ast.AST, right: ast.AST, sa: list[in
         return None
     flip = ".T" if len(sa) == 2 and len(sb) == 2 else ".mT"
     swapped = lambda s: s[:-2] + [s[-1], s[-2]]  # noqa: E731
-    if sa[-2] == sb[-2]:
-        node, new = left, (swapped(sa), sb)
-    elif sa[-1] == sb[-1]:
+    # Transposing the right operand keeps the left one's rows (x @ W.T, as nn.Linear computes): preferred.
+    if sa[-1] == sb[-1]:
         node, new = right, (sa, swapped(sb))
+    elif sa[-2] == sb[-2]:
+        node, new = left, (swapped(sa), sb)
     else:
         return None
     code = swap(ctx, node, f"({ast.unparse(node)}){flip}" if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) else ast.unparse(node) + flip)
@@ -112,6 +113,9 @@ def _reshape(ctx: ErrorContext) -> Card:
     else:
         rule = _("reshape and view keep every element, so the new shape must hold exactly {n}, but {shape} holds "
                  "{need}.").format(n=size, shape=fmt_shape(wanted), need=need)
+    batch = _batched_flatten(ctx, target, wanted)
+    if batch is not None and call is not None:
+        return _keep_batch(ctx, call, target, holds, batch, wanted[1])
     new = suggest_shape(size, wanted)
     fix = None
     if call is not None and ctx.statement is not None:
@@ -123,24 +127,56 @@ def _reshape(ctx: ErrorContext) -> Card:
     return Card(title, join(holds, rule), fix or advice, advice=advice)
 
 
+def _batched_flatten(ctx: ErrorContext, target: ast.expr | None, wanted: list[int]) -> list[int] | None:
+    """The shape of a batch flattened with view(-1, k) inside a model, when k is not what one sample holds."""
+    found, value = lookup(target, ctx.scopes) if target is not None else (False, None)
+    shape = shape_of(value) if found else None
+    inside = ctx.params[:1] == ("self",)
+    if shape and inside and len(shape) >= 3 and len(wanted) == 2 and wanted[0] == -1 and math.prod(shape[1:]) != wanted[1]:
+        return shape
+    return None
+
+
+def _keep_batch(ctx: ErrorContext, call: ast.Call, target: ast.expr | None, holds: str, shape: list[int], k: int) -> Card:
+    """view(-1, k) of [N, ...] inside forward: keep one row per sample; the next layer must then take their size."""
+    per = math.prod(shape[1:])
+    name = ast.unparse(target) if target is not None else "x"
+    rule = _("Each of the {n} samples holds {sizes} = {per} numbers, not {k}: view(-1, {k}) would cut the batch into "
+             "rows that are not samples. Keep one row per sample with .flatten(1); the layer that reads it then needs "
+             "in_features={per}.").format(
+        n=shape[0], sizes=" × ".join(str(d) for d in shape[1:]), per=per, k=k)
+    code = swap(ctx, call, f"{name}.flatten(1)")
+    fix = code + "  # " + _("{shape} -> [{n}, {per}]; then in_features={per}").format(
+        shape=fmt_shape(shape), n=shape[0], per=per) if code else None
+    advice = comment_lines(_("flatten each sample: x.flatten(1) turns {shape} into [N, {want}]").format(
+        shape=fmt_shape(shape), want=per))
+    return Card(_("Reshape: the number of elements does not match"), join(holds, rule), fix or advice, advice=advice)
+
+
 def _view_noncontiguous(ctx: ErrorContext) -> Card:
     call = next((c for c in ctx.calls("view") if receiver(c) is not None), None)
     target = receiver(call) if call is not None else None
     name = ast.unparse(target) if target is not None else None
-    value = ctx.tensors.get(name or "")
+    found, value = lookup(target, ctx.scopes) if target is not None else (False, None)
     said = ""
-    if value is not None and name is not None:
-        from explorer.core.errors.safe import tensor_attr
-
-        said = _("{facts}, with strides {strides}.").format(facts=ctx.describe(name), strides=tuple(tensor_attr(value, "stride")))
-    rule = _("It is not contiguous: its elements are not stored row by row in memory (typical after .t(), .T, "
+    if found and is_tensor(value) and name is not None:
+        facts = ctx.describe(name) if name in ctx.tensors else f"`{name}` is {fmt_shape(shape_of(value))}"
+        said = _("{facts}, with strides {strides}.").format(facts=facts, strides=tuple(tensor_attr(value, "stride")))
+    elif target is not None:  # an expression such as correct[:k]: describe the tensor it starts from
+        base = next((n.id for n in ast.walk(target) if isinstance(n, ast.Name) and n.id in ctx.tensors), None)
+        if base is not None and is_tensor(ctx.tensors[base]):
+            said = _("{facts}, with strides {strides}.").format(
+                facts=ctx.describe(base), strides=tuple(tensor_attr(ctx.tensors[base], "stride")))
+    subject = f"`{name}`" if name else _("The tensor")
+    rule = _("{subject} is not contiguous: its elements are not stored row by row in memory (typical after .t(), .T, "
              ".transpose() or .permute()), so .view() cannot give it a new shape without copying. "
-             ".reshape() copies when it has to.")
+             ".reshape() copies when it has to.").format(subject=subject)
     fix = None
-    if call is not None and target is not None and value is not None and not flag(value, "is_contiguous"):
+    contiguous = found and is_tensor(value) and flag(value, "is_contiguous")
+    if call is not None and target is not None and not contiguous:
         code = swap(ctx, call, with_args(call, method="reshape"))
-        contiguous = ast.unparse(_contiguous_first(call, target))
-        fix = code + "\n" + comment_lines(_("or: {code}").format(code=contiguous)) if code else None
+        other = ast.unparse(_contiguous_first(call, target))
+        fix = code + "\n" + comment_lines(_("or: {code}").format(code=other)) if code else None
     advice = comment_lines(_("use .reshape(...) instead of .view(...)"))
     return Card(_("view() needs a contiguous tensor"), join(said, rule), fix or advice, advice=advice)
 

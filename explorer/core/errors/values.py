@@ -4,36 +4,12 @@ from __future__ import annotations
 
 import ast
 
-from explorer.core.errors.context import ErrorContext, call_name, join
+from explorer.core.errors.context import ErrorContext, join, lookup
 from explorer.core.errors.entry import Card, Entry
-from explorer.core.errors.fixes import receiver, receiver_code, set_argument, swap
-from explorer.core.errors.layers import creation
-from explorer.core.errors.safe import class_name, is_tensor, shape_of, static_attr, tensor_attr
-from explorer.core.errors.source import comment_lines, replaced
-from explorer.core.errors.spelling import spell
+from explorer.core.errors.fixes import with_args
+from explorer.core.errors.safe import class_name, instance_dict, list_items, shape_of
+from explorer.core.errors.source import comment_lines, parse, replaced
 from explorer.core.i18n import _, ngettext
-
-
-def _embedding_card(ctx: ErrorContext, said: str) -> Card | None:
-    """An nn.Embedding given an index beyond its table: num_embeddings made big enough."""
-    for name, module in ctx.modules().items():
-        if class_name(module) != "Embedding":
-            continue
-        size = static_attr(module, "num_embeddings")[1]
-        rule = _("An nn.Embedding with num_embeddings={n} has one row per index, so it accepts the indices 0 … {last} "
-                 "only.").format(n=size, last=size - 1)
-        indices = [v for v in ctx.tensors.values() if is_tensor(v) and class_name(v) != "Parameter"]
-        biggest = max((int(tensor_attr(tensor_attr(v, "max"), "item")) for v in indices if tensor_attr(v, "numel")),
-                      default=None)
-        fix, line = None, None
-        found = creation(ctx, name, module)
-        if biggest is not None and found is not None:
-            stmt, made_by = found
-            fix = replaced(stmt, {made_by: set_argument(made_by, "num_embeddings", 0, str(biggest + 1))})
-            fix, line = fix + "  # " + _("indices up to {n}").format(n=biggest), stmt.lineno
-        advice = comment_lines(_("every index must be less than num_embeddings={n}").format(n=size))
-        return Card(_("Index out of range"), join(said, rule), fix or advice, fix_line=line, advice=advice)
-    return None
 
 
 def _index_oob(ctx: ErrorContext) -> Card:
@@ -41,9 +17,6 @@ def _index_oob(ctx: ErrorContext) -> Card:
     holder = next((n for n, v in ctx.tensors.items()
                    if (s := shape_of(v)) is not None and len(s) > dim and s[dim] == size), None)
     said = ctx.facts_sentence([holder]) if holder else ""
-    embedding = _embedding_card(ctx, said) if "index out of range in self" in ctx.message else None
-    if embedding is not None:
-        return embedding
     if ctx.g("size"):
         rule = _("Dimension {dim} has size {size}, so the valid indices are 0 … {last} (or -{size} … -1), "
                  "but the code used {index}. Counting starts at 0.").format(dim=dim, size=size, last=size - 1, index=index)
@@ -68,77 +41,63 @@ def _dim_oob(ctx: ErrorContext) -> Card:
     return Card(_("Dimension out of range"), join(ctx.facts_sentence(), rule), advice, advice=advice)
 
 
-def _item_multi(ctx: ErrorContext) -> Card:
-    call = next((c for c in ctx.calls("item") if receiver(c) is not None), None)
-    name = receiver_code(call) if call is not None else next(iter(ctx.tensors), None)
-    count = ctx.g("n")
-    if count:
-        many = ngettext("this one has {n} element.", "this one has {n} elements.", int(count)).format(n=int(count))
-    else:
-        many = _("this one has more than one.")
-    rule = join(_("item(), float() and int() turn a tensor with exactly ONE element into a Python number;"), many)
-    fix = swap(ctx, call, f"{name}.tolist()") if call is not None else None
-    if fix:
-        fix += "  # " + _("all the values, as a list")
-    advice = comment_lines(_("reduce to one number first (.sum(), .mean()) or take all values with .tolist()"))
-    return Card(_("Only a one-element tensor becomes a number"), join(ctx.facts_sentence([name] if name else []), rule),
-                fix or advice, advice=advice)
-
-
-def _tensor_list(ctx: ErrorContext) -> ast.Call | None:
-    """The ``torch.tensor([a, b])`` call whose list holds tensors."""
-    for node in ctx.nodes():
-        if isinstance(node, ast.Call) and call_name(node) in ("tensor", "as_tensor") and node.args \
-                and isinstance(node.args[0], (ast.List, ast.Tuple)) \
-                and any(ast.unparse(e) in ctx.tensors for e in node.args[0].elts):
-            return node
+def _last_batch(ctx: ErrorContext) -> tuple[str, int, int] | None:
+    """(loader, samples, batch size) when the loop's DataLoader ends with a batch of one."""
+    tree = parse(ctx.source)
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.For) and node.body and node.body[0].lineno <= (ctx.line or 0) <= (node.end_lineno or 0):
+            ok, loader = lookup(node.iter, ctx.scopes)
+            if ok and class_name(loader) == "DataLoader":
+                inner = instance_dict(loader)
+                size, dataset = inner.get("batch_size"), inner.get("dataset")
+                count = _length(dataset)
+                if isinstance(size, int) and isinstance(count, int) and size > 1 and count % size == 1 \
+                        and not inner.get("drop_last"):
+                    return ast.unparse(node.iter), count, size
     return None
 
 
-def _stack_instead(ctx: ErrorContext) -> Card:
-    call = _tensor_list(ctx)
-    first = call.args[0] if call is not None else None
-    items = [ast.unparse(e) for e in first.elts] if isinstance(first, (ast.List, ast.Tuple)) else []
-    rule = _("torch.tensor() builds a tensor from numbers; given a list of tensors with several elements each, it "
-             "tries to turn each tensor into one number. To put tensors side by side use torch.stack (a new "
-             "dimension) or torch.cat (along an existing one).")
-    stack = spell("torch.stack", ctx.scopes)
-    fix = None
-    if call is not None and stack:
-        fix = swap(ctx, call, ast.unparse(ast.Call(func=ast.parse(stack, mode="eval").body, args=[call.args[0]], keywords=[])))
-    advice = comment_lines(_("join tensors with torch.stack([...]) instead of torch.tensor([...])"))
-    return Card(_("torch.tensor() of a list of tensors"), join(ctx.facts_sentence(items), rule), fix or advice,
-                advice=advice)
-
-
-def _bool_ambiguous(ctx: ErrorContext) -> Card:
-    rule = _("`if`, `while`, `and`, `or` and `not` need one True or False, but comparing a tensor of several elements "
-             "gives one answer per element. Say whether you mean all of them or any of them.")
-    stmt, fix = ctx.statement, None
-    if isinstance(stmt, (ast.If, ast.While)) and not isinstance(stmt.test, ast.BoolOp):
-        test = ast.unparse(stmt.test)
-        fix = replaced(stmt, {stmt.test: f"({test}).all()"}) + "  # " + _("or .any(): at least one")
-    advice = comment_lines(_("use .all() (every element) or .any() (at least one)"))
-    return Card(_("True or False of many values is ambiguous"), join(ctx.facts_sentence(), rule), fix or advice,
-                advice=advice)
+def _length(dataset: object) -> int | None:
+    """How many samples a TensorDataset or a list holds (a learner's __len__ is not called)."""
+    if class_name(dataset) == "TensorDataset":
+        tensors = list_items(instance_dict(dataset).get("tensors"), 1)
+        shape = shape_of(tensors[0]) if tensors else None
+        return shape[0] if shape else None
+    return len(dataset) if isinstance(dataset, (list, tuple)) else None
 
 
 def _batchnorm_one(ctx: ErrorContext) -> Card:
     rule = _("In training mode BatchNorm computes a mean and a variance over the batch; with a single value per "
              "channel there is nothing to average. Use a batch of 2 or more, or switch to evaluation mode with "
              ".eval() to run one sample.")
-    layer = next(iter(ctx.modules()), None)
-    fix = f"{layer}.eval()  # " + _("evaluation mode: uses the running statistics") if layer else None
     advice = comment_lines(_("use a batch of 2 or more, or call .eval() first"))
-    return Card(_("BatchNorm needs more than one sample"), join(ctx.facts_sentence(), rule), fix or advice,
-                mode="before", advice=advice)
+    ones = [n for n, v in ctx.tensors.items() if (shape_of(v) or [0])[:1] == [1]]
+    title = _("BatchNorm needs more than one sample")
+    last = _last_batch(ctx)
+    if last is not None:
+        loader, count, size = last
+        said = _("`{loader}` has {n} samples in batches of {size}, so its last batch holds only one.").format(
+            loader=loader, n=count, size=size)
+        made = _creation(ctx, loader)
+        if made is not None:
+            stmt, call = made
+            fix = replaced(stmt, {call: with_args(call, keywords={"drop_last": "True"})}) + "  # " + \
+                _("skip the last, incomplete batch")
+            return Card(title, join(ctx.facts_sentence(ones), said, rule), fix, fix_line=stmt.lineno, advice=advice)
+    layer = next(iter(ctx.modules()), None)
+    code = f"{layer}.eval()  # " + _("evaluation mode: uses the running statistics") if layer else None
+    return Card(title, join(ctx.facts_sentence(ones), rule), code or advice, mode="before", advice=advice)
+
+
+def _creation(ctx: ErrorContext, name: str) -> tuple[ast.Assign, ast.Call] | None:
+    """The ``name = DataLoader(...)`` statement."""
+    tree = parse(ctx.source)
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+             and ast.unparse(n.targets[0]) == name and isinstance(n.value, ast.Call)] if tree else []
+    return (found[-1], found[-1].value) if found and isinstance(found[-1].value, ast.Call) else None
 
 
 ENTRIES: list[Entry] = [
-    Entry("tensor_from_tensor_list", ("ValueError", "RuntimeError", "TypeError"), (
-        r"only one element tensors can be converted to Python scalars",
-        r"a Tensor with (?P<n>\d+) elements cannot be converted to Scalar",
-    ), _stack_instead, when=lambda ctx: _tensor_list(ctx) is not None),
     Entry("index_out_of_range", ("IndexError", "RuntimeError"), (
         r"index (?P<idx>-?\d+) is out of bounds for (?:dimension|axis) (?P<dim>\d+) with size (?P<size>\d+)",
         r"index out of range in self",
@@ -149,15 +108,6 @@ ENTRIES: list[Entry] = [
         r"too many indices for (?:tensor|array) of dimension (?P<nd>\d+)",
         r"axis (?P<got>-?\d+) is out of bounds for array of dimension (?P<nd>\d+)",
     ), _dim_oob),
-    Entry("item_many_elements", ("RuntimeError", "ValueError", "TypeError"), (
-        r"a Tensor with (?P<n>\d+) elements cannot be converted to Scalar",
-        r"only one element tensors can be converted to Python scalars",
-        r"only (?:length-1|size-1) arrays can be converted to Python scalars",
-    ), _item_multi),
-    Entry("bool_ambiguous", ("RuntimeError", "ValueError"), (
-        r"Boolean value of Tensor with more than one value is ambiguous",
-        r"The truth value of an array with more than one element is ambiguous",
-    ), _bool_ambiguous),
     Entry("batchnorm_single_sample", ("ValueError",), (
         r"Expected more than 1 value per channel when training",
     ), _batchnorm_one),

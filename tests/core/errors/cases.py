@@ -243,7 +243,7 @@ CASES += [
          message=r"index 5 is out of bounds for dimension 0 with size 3"),
     Case("index_out_of_range", "import numpy as np\na = np.ones((3, 4))\nv = a[0, 9]\n", 3, ("`a`", "[3, 4]", "0 … 3", "9"),
          message=r"index 9 is out of bounds for axis 1 with size 4"),
-    Case("index_out_of_range", "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 3)\nidx = torch.tensor([11])\n"
+    Case("embedding_index", "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 3)\nidx = torch.tensor([11])\n"
          "v = emb(idx)\n", 5, ("num_embeddings=10", "0 … 9"), _shape("v", (1, 3)), r"index out of range in self",
          ("emb = nn.Embedding(12, 3)",), fix_line=3),
     Case("dim_out_of_range", "import torch\na = torch.randn(3)\ns = a.sum(dim=2)\n", 3, ("`a`", "[3]", "-1 … 0", "2"),
@@ -282,3 +282,8 @@ CASES += [
          ("parameters()",), _true("len(opt.param_groups[0]['params']) == 2"),
          r"optimizer can only optimize Tensors", ("torch.optim.SGD(model.parameters(), lr=0.1)",)),
 ]
+
+# The cards added for issue 22 live in their own module; imported last, after the helpers above.
+from tests.core.errors.cases_more import MORE  # noqa: E402
+
+CASES += MORE
