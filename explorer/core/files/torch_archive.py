@@ -63,10 +63,11 @@ def _scan_legacy(fh: IO[bytes], label: str) -> Checkpoint:
     reader = ClampedReader(fh, size)
     policy = TorchPolicy()
     # torch.load reads each of the five with a fresh unpickler, so each has its own memo
-    magic, protocol, info = (PickleMachine(policy).load(reader) for _ in range(3))
-    if magic != MAGIC_NUMBER or protocol != PROTOCOL_VERSION:
-        raise FileLoadError(_("{file} is not a PyTorch checkpoint (its first bytes are a different pickle).").format(
-            file=label))
+    for expected in (MAGIC_NUMBER, PROTOCOL_VERSION):
+        if PickleMachine(policy).load(reader) != expected:
+            raise FileLoadError(_("{file} is not a PyTorch checkpoint (its first bytes are a different pickle).").format(
+                file=label))
+    info = PickleMachine(policy).load(reader)
     root = PickleMachine(policy).load(reader)
     keys = PickleMachine(policy).load(reader)
     checkpoint = Checkpoint(root, policy, is_zip=False, mappable=False,

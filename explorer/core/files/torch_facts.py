@@ -83,7 +83,9 @@ class TensorFacts:
 
     @property
     def storages(self) -> list[StorageRef]:
-        """Every storage that holds this tensor's data (its parts' for sparse and nested tensors)."""
+        """Every storage that holds this tensor's data: a sparse one's indices and values, a nested one's buffer."""
+        if self.layout == "nested":
+            return self.parts[0].storages
         if self.parts:
             return [s for part in self.parts for s in part.storages]
         return [self.storage] if self.storage is not None else []

@@ -28,6 +28,8 @@ def scan_zip(path: str, fh: IO[bytes], label: str) -> Checkpoint:
     """Read the pickle and check every storage it names; return a ``Checkpoint``."""
     size = fh.seek(0, 2)
     members = _members(fh, label)
+    if any(info.flag_bits & 0x1 for info in members.values()):
+        raise FileLoadError(_("{file} is encrypted, which PyTorch cannot read.").format(file=label))
     reader = _reader(path)
     info = _agreeing(members, reader, "data.pkl", fh, size, label)
     if info.compress_type != zipfile.ZIP_STORED:
@@ -99,8 +101,6 @@ def _agreeing(members: dict[str, zipfile.ZipInfo], reader: Any, name: str, fh: I
     info = members.get(name)
     if info is None or info.file_size != reader.get_record_size(name):
         raise zipfile.BadZipFile(f"the zip readers disagree about {name}")
-    if info.flag_bits & 0x1:
-        raise FileLoadError(_("{file} is encrypted, which PyTorch cannot read.").format(file=label))
     fh.seek(info.header_offset)
     local = fh.read(30)
     if len(local) != 30 or local[:4] != b"PK\x03\x04":
