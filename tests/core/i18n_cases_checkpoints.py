@@ -96,6 +96,12 @@ def _pt_compressed_too_big(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
     return load(path), ("'zipped.pt'", "torch.save", "100 B")
 
 
+@refusal
+def _pt_legacy_untyped(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
+    torch.save({"w": torch.ones(2, dtype=torch.uint16)}, tmp / "u16.pt", _use_new_zipfile_serialization=False)
+    return load(tmp / "u16.pt"), ("'u16.pt'",)
+
+
 @loaded
 def _pt_nested(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
     with warnings.catch_warnings():

@@ -60,6 +60,58 @@ def test_the_check_never_calls_torch_load(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 # -- item 5: valid files load -------------------------------------------------------------------
+def _kinds() -> dict[str, Any]:
+    """What torch.save writes for tensors: each goes through a different rebuild function or storage type."""
+    model = torch.nn.Sequential(torch.nn.Conv2d(1, 2, 3), torch.nn.BatchNorm2d(2), torch.nn.Linear(2, 2))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    model[2](torch.randn(3, 2)).sum().backward()
+    optimizer.step()
+    tagged = torch.ones(2)
+    tagged.note = "kept"  # a tensor with attributes: _rebuild_from_type_v2
+    return {
+        "module": model.state_dict(), "optimizer": optimizer.state_dict(),
+        "parameter": torch.nn.Parameter(torch.ones(2), requires_grad=False), "tagged": tagged,
+        "quantized": torch.quantize_per_tensor(torch.randn(4), 0.1, 0, torch.qint8),
+        "per-channel": torch.quantize_per_channel(torch.randn(2, 3), torch.tensor([0.1, 0.2]), torch.tensor([0, 1]),
+                                                  0, torch.quint8),
+        "uint16": torch.ones(4, dtype=torch.uint16), "float8": torch.ones(2, dtype=torch.float8_e4m3fn),
+        "conj": torch.ones(2, dtype=torch.complex64).conj(), "csr": torch.eye(3).to_sparse_csr(),
+        "csc": torch.eye(3).to_sparse_csc(), "bsr": torch.eye(4).to_sparse_bsr((2, 2)),
+        "view": torch.arange(10.0)[2:7:2], "keys": {0: torch.ones(1), 1.5: 2, (1, 2): 3, None: 4, b"k": 5},
+    }
+
+
+def _tensors(value: Any) -> list[torch.Tensor]:
+    if isinstance(value, torch.Tensor):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else []
+    return [t for item in items for t in _tensors(item)]
+
+
+def _plain(t: torch.Tensor) -> torch.Tensor:
+    return t.dequantize() if t.is_quantized else t.to_dense().resolve_conj().float()
+
+
+@pytest.mark.parametrize("kind", list(_kinds()))
+def test_what_torch_save_writes_loads_unchanged(tmp_path: Path, kind: str) -> None:
+    value = _kinds()[kind]
+    torch.save(value, tmp_path / "k.pt")
+    loaded = run_snippet(prepare_load(str(tmp_path / "k.pt")))
+    before, after = _tensors(value), _tensors(loaded)
+    assert len(before) == len(after) > 0
+    for a, b in zip(before, after):
+        assert (a.dtype, a.shape, a.layout) == (b.dtype, b.shape, b.layout)
+        assert torch.equal(_plain(a), _plain(b))
+
+
+def test_legacy_file_torch_cannot_read_is_refused_before_the_console(tmp_path: Path) -> None:
+    """torch.save writes uint16 in the legacy format, but torch.load cannot read it back (no storage class)."""
+    torch.save({"w": torch.ones(2, dtype=torch.uint16)}, tmp_path / "old.pt", _use_new_zipfile_serialization=False)
+    with pytest.raises(AttributeError):
+        torch.load(tmp_path / "old.pt", weights_only=True)
+    assert str(refused(tmp_path / "old.pt")) == "'old.pt' could not be read as a PyTorch checkpoint."
+
+
 def test_nested_tensor_loads(tmp_path: Path) -> None:
     nested = _nested()
     torch.save(nested, tmp_path / "nested.pt")

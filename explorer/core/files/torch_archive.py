@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from explorer.core.files.common import FileLoadError
 from explorer.core.files.pickle_machine import ClampedReader, PickleDamaged, PickleMachine
-from explorer.core.files.torch_facts import StorageRef, TensorsDamaged
+from explorer.core.files.torch_facts import StorageRef, TensorsDamaged, UnreadableByTorch
 from explorer.core.files.torch_pickle import Checkpoint, TorchPolicy
 from explorer.core.files.torch_zip import record, scan_zip
 from explorer.core.i18n import _
@@ -29,6 +29,8 @@ def scan(path: str, label: str, is_zip: bool) -> Checkpoint:
     try:
         with open(path, "rb") as fh:
             return scan_zip(path, fh, label) if is_zip else _scan_legacy(fh, label)
+    except UnreadableByTorch:
+        raise FileLoadError(_("{file} could not be read as a PyTorch checkpoint.").format(file=label)) from None
     except TensorsDamaged:
         raise FileLoadError(_("{file} is damaged or truncated: the data of some tensors is missing.").format(
             file=label)) from None

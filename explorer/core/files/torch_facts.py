@@ -28,6 +28,10 @@ class TensorsDamaged(PickleDamaged):
     """A tensor's sizes, strides or offset do not fit the data it points at."""
 
 
+class UnreadableByTorch(PickleDamaged):
+    """Well-formed, but torch.load cannot read it (a dtype the legacy format has no storage class for)."""
+
+
 @dataclass(eq=False)
 class Global:
     """A function or class the pickle names and we know how to follow."""

@@ -31,6 +31,7 @@ from explorer.core.files.torch_facts import (
     TensorFacts,
     TensorsDamaged,
     TorchValue,
+    UnreadableByTorch,
     args_of,
     check,
     indices,
@@ -157,6 +158,8 @@ class TorchPolicy:
         if not 0 <= numel <= MAX_INDEX:
             raise TensorsDamaged("a storage has a negative or impossible size")
         dtype, itemsize = storage_type.value
+        if dtype is None and len(pid) == 6:  # torch's legacy loader asks an untyped storage for its dtype and fails
+            raise UnreadableByTorch("an untyped storage in a legacy checkpoint")
         return self.storages.setdefault(key, StorageRef(key, dtype, itemsize, numel))
 
     # -- helpers for the tensor calls ---------------------------------------------------
