@@ -62,7 +62,7 @@ def _pt_missing_data(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
 
 @refusal
 def _pt_key_list(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
-    path = pb.write_legacy(tmp / "old.pt", pb.state_dict({"w": pb.tensor("k", 4, (4,), (1,))}), [], [])
+    path = pb.write_legacy(tmp / "old.pt", pb.state_dict({"w": pb.tensor("k", 4, (4,), (1,), legacy=True)}), [], [])
     return load(path), ("'old.pt'",)
 
 

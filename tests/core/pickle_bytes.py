@@ -58,17 +58,19 @@ def call(module: str, name: str, *args: bytes) -> bytes:
     return glob(module, name) + MARK + b"".join(args) + TUPLE + REDUCE
 
 
-def storage(key: str, numel: int, kind: str = "FloatStorage") -> bytes:
-    """A persistent id for storage *key*: ``('storage', torch.<kind>, key, 'cpu', numel)``."""
-    return MARK + text("storage") + glob("torch", kind) + text(key) + text("cpu") + integer(numel) + TUPLE + BINPERSID
+def storage(key: str, numel: int, kind: str = "FloatStorage", legacy: bool = False) -> bytes:
+    """A persistent id for storage *key*: ``('storage', torch.<kind>, key, 'cpu', numel)``, and ``None`` in legacy files."""
+    view = NONE if legacy else b""
+    return MARK + text("storage") + glob("torch", kind) + text(key) + text("cpu") + integer(numel) + view + TUPLE \
+        + BINPERSID
 
 
 def tensor(key: str, numel: int, size: tuple[int, ...], stride: tuple[int, ...], offset: int = 0,
-           kind: str = "FloatStorage") -> bytes:
+           kind: str = "FloatStorage", legacy: bool = False) -> bytes:
     """``torch._utils._rebuild_tensor_v2(storage, offset, size, stride, False, OrderedDict())``."""
     hooks = call("collections", "OrderedDict")
-    return call("torch._utils", "_rebuild_tensor_v2", storage(key, numel, kind), integer(offset), ints(*size),
-                ints(*stride), FALSE, hooks)
+    return call("torch._utils", "_rebuild_tensor_v2", storage(key, numel, kind, legacy), integer(offset),
+                ints(*size), ints(*stride), FALSE, hooks)
 
 
 def state_dict(items: dict[str, bytes]) -> bytes:

@@ -65,10 +65,8 @@ HOSTILE: dict[str, tuple[Callable[[Path, int], Path], str]] = {
                                                  "damaged"),
     "storage bigger than its record": (lambda p, n: pb.write_zip(
         p, pb.state_dict({"w": pb.tensor("0", n // 4, (n // 4,), (1,))}), {"0": b"\0" * 16}), "damaged"),
-    "legacy storage left out of the key list": (lambda p, n: pb.write_legacy(p, pb.state_dict({"w": pb.call(
-        "torch._utils", "_rebuild_tensor_v2", pb.MARK + pb.text("storage") + pb.glob("torch", "FloatStorage")
-        + pb.text("k") + pb.text("cpu") + pb.integer(n // 4) + pb.NONE + pb.TUPLE + pb.BINPERSID, pb.integer(0),
-        pb.ints(n // 4), pb.ints(1), pb.FALSE, _hooks())}), [], []), "damaged"),
+    "legacy storage left out of the key list": (lambda p, n: pb.write_legacy(
+        p, pb.state_dict({"w": pb.tensor("k", n // 4, (n // 4,), (1,), legacy=True)}), [], []), "damaged"),
 }
 
 

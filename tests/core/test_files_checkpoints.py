@@ -228,3 +228,10 @@ def test_a_real_whole_model_names_its_classes(tmp_path: Path) -> None:
     for name in ("torch.nn.modules.activation.ReLU", "torch.nn.modules.container.Sequential",
                  "torch.nn.modules.linear.Linear"):
         assert name in message
+
+
+@pytest.mark.parametrize(("size", "stride"), [((2**40, 2**40, 0), (0, 0, 1)), ((2**62, 4), (0, 0))])
+def test_sizes_torch_cannot_count_are_damaged(tmp_path: Path, size: tuple[int, ...], stride: tuple[int, ...]) -> None:
+    """torch multiplies the sizes in 64 bits and refuses an overflow, even when a later size is 0."""
+    path = pb.write_zip(tmp_path / "huge.pt", pb.state_dict({"w": pb.tensor("0", 1, size, stride)}), {"0": b"\0" * 4})
+    assert "damaged" in str(refused(path))

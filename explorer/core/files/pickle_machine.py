@@ -144,6 +144,8 @@ class PickleMachine:
 
     def _step(self, name: str, arg: Any) -> None:
         if name in _LITERALS:
+            if name in ("SHORT_BINSTRING", "BINSTRING"):  # genops reads Latin-1; torch.load decodes UTF-8, strictly
+                arg = arg.encode("latin-1").decode("utf-8")
             self.stack.append(arg)
         elif name in _CONSTANTS:
             self.stack.append(_CONSTANTS[name])

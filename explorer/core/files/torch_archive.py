@@ -63,7 +63,7 @@ def _scan_legacy(fh: IO[bytes], label: str) -> Checkpoint:
     size = fh.seek(0, 2)
     fh.seek(0)
     reader = ClampedReader(fh, size)
-    policy = TorchPolicy()
+    policy = TorchPolicy(legacy=True)
     # torch.load reads each of the five with a fresh unpickler, so each has its own memo
     for expected in (MAGIC_NUMBER, PROTOCOL_VERSION):
         if PickleMachine(policy).load(reader) != expected:

@@ -118,7 +118,24 @@ def indices(value: Any) -> tuple[int, ...]:
         value = value.value
     if not isinstance(value, (tuple, list)) or len(value) > 64:
         raise Misuse
-    return tuple(index(v) for v in value)
+    for v in value:  # a loop, not index() per item: a checkpoint has tens of thousands of these
+        if type(v) is not int:
+            raise Misuse
+        if not 0 <= v <= MAX_INDEX:
+            raise TensorsDamaged("a size or stride is negative or too large")
+    return tuple(value)
+
+
+def shape_of(value: Any) -> tuple[int, ...]:
+    """A tensor's sizes, whose product torch computes in 64 bits: an overflow on the way is damage, even before a 0."""
+    shape = indices(value)
+    product, overflowed = 1, False
+    for n in shape:
+        product *= n
+        overflowed |= product >= 2**64
+    if overflowed or product > MAX_INDEX:
+        raise TensorsDamaged("a tensor has more elements than torch can count")
+    return shape
 
 
 def check(condition: bool) -> None:
@@ -143,7 +160,7 @@ def _hooks_and_flags(requires_grad: Any, hooks: Any) -> None:
 def strided(storage: Any, offset: Any, size: Any, stride: Any, dtype: Any = None) -> TensorFacts:
     """A view of *storage*; its last element must lie inside the storage (torch's ``set_`` would refuse it)."""
     check(isinstance(storage, StorageRef))
-    shape, strides, start = indices(size), indices(stride), index(offset)
+    shape, strides, start = shape_of(size), indices(stride), index(offset)
     if len(shape) != len(strides):
         raise TensorsDamaged("a tensor has a different number of sizes and strides")
     if dtype is None:
@@ -193,7 +210,7 @@ def rebuild_meta(args: Any) -> TensorFacts:
     """A meta tensor: a shape and a dtype, no data."""
     dtype, size, stride, requires_grad = args_of(args, 3, 4)
     check(isinstance(dtype, TorchValue) and dtype.kind == "dtype" and requires_grad in (None, True, False))
-    shape = indices(size)
+    shape = shape_of(size)
     check(len(indices(stride)) == len(shape))
     return TensorFacts(str(dtype.value[0]), shape)
 
@@ -213,7 +230,7 @@ def rebuild_sparse(args: Any) -> TensorFacts:
         compressed, plain, values, size = data
         parts, coalesced = (compressed, plain, values), None
     check(all(isinstance(p, TensorFacts) and p.layout == "strided" and p.storage is not None for p in parts))
-    return TensorFacts(values.dtype, indices(size), layout=str(layout.value), parts=parts, coalesced=coalesced)
+    return TensorFacts(values.dtype, shape_of(size), layout=str(layout.value), parts=parts, coalesced=coalesced)
 
 
 def rebuild_nested(args: Any) -> TensorFacts:

@@ -82,7 +82,8 @@ def _holds_opaque(value: Any, depth: int = 3) -> bool:
 class TorchPolicy:
     """Follows a checkpoint's pickle; collects what it refused and the storages and tensors it names."""
 
-    def __init__(self) -> None:
+    def __init__(self, legacy: bool = False) -> None:
+        self.legacy = legacy  # the legacy format's persistent ids have a sixth item (a view, always None)
         self.refused: set[str] = set()
         self.anonymous = False  # something was refused that has no class name
         self.foreign_opcodes: set[str] = set()
@@ -149,16 +150,18 @@ class TorchPolicy:
         if not isinstance(pid, tuple) or not pid:
             raise PickleDamaged("a persistent id is not a tuple")
         kind = pid[0].decode("ascii", "replace") if isinstance(pid[0], bytes) else pid[0]
-        if kind == "module" or len(pid) not in (5, 6) or kind != "storage":
+        if kind == "module" or kind != "storage":
             return self.refuse()  # a whole module's source (legacy files) or an id torch does not write
+        if len(pid) != (6 if self.legacy else 5):
+            raise PickleDamaged("a storage's persistent id has the wrong length")
         storage_type, key, _location, numel = pid[1:5]
         if not (isinstance(storage_type, TorchValue) and storage_type.kind == "storage" and isinstance(key, str)
-                and type(numel) is int and (len(pid) == 5 or pid[5] is None)):
+                and type(numel) is int and (not self.legacy or pid[5] is None)):
             return OPAQUE if _holds_opaque(pid) else self.refuse()
         if not 0 <= numel <= MAX_INDEX:
             raise TensorsDamaged("a storage has a negative or impossible size")
         dtype, itemsize = storage_type.value
-        if dtype is None and len(pid) == 6:  # torch's legacy loader asks an untyped storage for its dtype and fails
+        if dtype is None and self.legacy:  # torch's legacy loader asks an untyped storage for its dtype and fails
             raise UnreadableByTorch("an untyped storage in a legacy checkpoint")
         return self.storages.setdefault(key, StorageRef(key, dtype, itemsize, numel))
 

@@ -63,12 +63,14 @@ def _check_compressed(fh: IO[bytes], members: dict[str, zipfile.ZipInfo]) -> Non
     torch's reader does not check the CRC, and hands back stray bytes for a damaged record
     (its serialization id then fails to decode in torch.load).
     """
+    compressed = [info for info in members.values() if info.compress_type != zipfile.ZIP_STORED]
+    if not compressed:
+        return
     with zipfile.ZipFile(fh) as zf:
-        for info in members.values():
-            if info.compress_type != zipfile.ZIP_STORED:
-                with zf.open(info) as member:
-                    while member.read(1 << 20):
-                        pass
+        for info in compressed:
+            with zf.open(info) as member:
+                while member.read(1 << 20):
+                    pass
 
 
 def _members(fh: IO[bytes], label: str) -> dict[str, zipfile.ZipInfo]:
