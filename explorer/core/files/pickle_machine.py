@@ -99,7 +99,7 @@ def _hashes_by_id(value: Any) -> bool:
 
 
 class PickleMachine:
-    """Runs the opcodes of one pickle against a :class:`Policy`; the memo is kept across pickles of one file."""
+    """Runs the opcodes of a pickle against a :class:`Policy`; use a fresh machine (memo) per unpickler torch uses."""
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy

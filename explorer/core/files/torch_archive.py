@@ -14,7 +14,7 @@ import zlib
 from typing import IO, Any
 
 from explorer.core.files.common import FileLoadError
-from explorer.core.files.pickle_machine import ClampedReader, PickleDamaged, PickleMachine
+from explorer.core.files.pickle_machine import OPAQUE, ClampedReader, PickleDamaged, PickleMachine
 from explorer.core.files.torch_facts import StorageRef, TensorsDamaged, UnreadableByTorch
 from explorer.core.files.torch_pickle import Checkpoint, TorchPolicy
 from explorer.core.files.torch_zip import record, scan_zip
@@ -67,6 +67,9 @@ def _scan_legacy(fh: IO[bytes], label: str) -> Checkpoint:
     # torch.load reads each of the five with a fresh unpickler, so each has its own memo
     for expected in (MAGIC_NUMBER, PROTOCOL_VERSION):
         if PickleMachine(policy).load(reader) != expected:
+            if policy.refused or policy.anonymous or policy.foreign_opcodes:
+                # A bare pickle of objects: torch.load(weights_only=False) would run it before it saw the mismatch.
+                return Checkpoint(OPAQUE, policy, is_zip=False, mappable=False)
             raise FileLoadError(_("{file} is not a PyTorch checkpoint (its first bytes are a different pickle).").format(
                 file=label))
     info = PickleMachine(policy).load(reader)

@@ -150,8 +150,8 @@ class TorchPolicy:
         if not isinstance(pid, tuple) or not pid:
             raise PickleDamaged("a persistent id is not a tuple")
         kind = pid[0].decode("ascii", "replace") if isinstance(pid[0], bytes) else pid[0]
-        if kind == "module" or kind != "storage":
-            return self.refuse()  # a whole module's source (legacy files) or an id torch does not write
+        if kind != "storage":
+            return self.refuse()  # "module": a whole module's source (legacy files), or an id torch never writes
         if len(pid) != (6 if self.legacy else 5):
             raise PickleDamaged("a storage's persistent id has the wrong length")
         storage_type, key, _location, numel = pid[1:5]
@@ -182,11 +182,6 @@ class Checkpoint:
     big_endian: bool = False
     # storage key -> where its bytes start in the file, or the zip record's name when it is compressed
     places: dict[str, int | str] = field(default_factory=dict)
-
-    @property
-    def data_bytes(self) -> int:
-        """Bytes of all storages: what a load that does not map the file allocates."""
-        return sum(ref.nbytes for ref in self.policy.storages.values())
 
 
 def _printable(name: str) -> str:
