@@ -235,3 +235,15 @@ def test_sizes_torch_cannot_count_are_damaged(tmp_path: Path, size: tuple[int, .
     """torch multiplies the sizes in 64 bits and refuses an overflow, even when a later size is 0."""
     path = pb.write_zip(tmp_path / "huge.pt", pb.state_dict({"w": pb.tensor("0", 1, size, stride)}), {"0": b"\0" * 4})
     assert "damaged" in str(refused(path))
+
+
+def test_a_path_that_is_not_utf8_loads_without_mapping(tmp_path: Path) -> None:
+    """Linux allows any bytes in a name; torch.load(mmap=True) needs the path as UTF-8, a plain load does not."""
+    path = os.path.join(os.fsencode(tmp_path), b"caf\xe9.pt")  # Latin-1 "café", as an old archive may name it
+    try:
+        torch.save({"w": torch.arange(3.0)}, os.fsdecode(path))
+    except OSError:
+        pytest.skip("this file system refuses names that are not UTF-8")
+    result = prepare_load(os.fsdecode(path))
+    assert "mmap" not in result["code"]
+    assert torch.equal(run_snippet(result)["w"], torch.arange(3.0))

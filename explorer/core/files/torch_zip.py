@@ -30,7 +30,14 @@ def scan_zip(path: str, fh: IO[bytes], label: str) -> Checkpoint:
     members = _members(fh, label)
     if any(info.flag_bits & 0x1 for info in members.values()):
         raise FileLoadError(_("{file} is encrypted, which PyTorch cannot read.").format(file=label))
-    reader = _reader(path)
+    with open(path, "rb") as own:  # torch's reader gets a file of its own: it seeks as it reads
+        return _scan(path, fh, own, members, size, label)
+
+
+def _scan(path: str, fh: IO[bytes], own: IO[bytes], members: dict[str, zipfile.ZipInfo], size: int,
+          label: str) -> Checkpoint:
+    """The scan itself: *fh* is read with zipfile, *own* by torch's reader."""
+    reader = _reader(own)
     info = _agreeing(members, reader, "data.pkl", fh, size, label)
     if info.compress_type != zipfile.ZIP_STORED:
         # A compressed pickle may be far bigger than the file; reading it takes its bytes and as much again
@@ -38,7 +45,8 @@ def scan_zip(path: str, fh: IO[bytes], label: str) -> Checkpoint:
         fits_in_memory(2 * info.file_size, label)
     policy = TorchPolicy()
     root = PickleMachine(policy).load(io.BytesIO(reader.get_record("data.pkl")))
-    checkpoint = Checkpoint(root, policy, is_zip=True, big_endian=_big_endian(reader, label))
+    checkpoint = Checkpoint(root, policy, is_zip=True, big_endian=_big_endian(reader, label),
+                            mappable=_utf8(path))  # torch.load(mmap=True) passes the path on as UTF-8
     for key, ref in policy.storages.items():
         name = f"data/{key}"
         if not reader.has_record(name) or reader.get_record_size(name) < ref.nbytes:
@@ -87,14 +95,25 @@ def _members(fh: IO[bytes], label: str) -> dict[str, zipfile.ZipInfo]:
     return members
 
 
-def _reader(path: str) -> Any:
-    """torch's archive reader (it checks the directory and the format version as torch.load will)."""
+def _reader(fh: IO[bytes]) -> Any:
+    """torch's archive reader on *fh* (it checks the directory and the format version as torch.load will).
+
+    A file, not a path: a path that is not UTF-8 (a byte the file system allows) cannot be passed as text.
+    """
     import torch
 
     try:
-        return torch._C.PyTorchFileReader(path)
+        return torch._C.PyTorchFileReader(fh)
     except RuntimeError as exc:
         raise zipfile.BadZipFile(str(exc)[:200]) from None
+
+
+def _utf8(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _agreeing(members: dict[str, zipfile.ZipInfo], reader: Any, name: str, fh: IO[bytes], size: int,
@@ -147,4 +166,5 @@ def fits_in_memory(nbytes: int, label: str) -> None:
 
 def record(path: str, name: str) -> bytes:
     """One record's bytes, decompressed by torch's reader."""
-    return bytes(_reader(path).get_record(name))
+    with open(path, "rb") as fh:
+        return bytes(_reader(fh).get_record(name))
