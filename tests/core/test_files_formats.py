@@ -278,3 +278,37 @@ def test_snippet_leaves_only_the_variable_and_imports(tmp_path: Path, filename: 
     # Helper names (a loop variable, an open archive) would appear as stray variables in the inspector.
     assert set(namespace) - {"__builtins__"} <= {result["name"], "np", "torch", "Image", "load_file"}
     assert result["name"] in namespace
+
+
+@pytest.mark.parametrize(("fmt", "decoded"), [("PNG", []), ("JPEG", [(10, 8)]), ("BMP", [(80, 64)])])
+def test_big_images_are_not_decoded_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str,
+                                          decoded: list[tuple[int, int]]) -> None:
+    """The console decodes the image; the check does not decode a big PNG again, and a big JPEG only at 1/8."""
+    from PIL import ImageFile
+
+    from explorer.core.files import image_format
+
+    monkeypatch.setattr(image_format, "LARGE_BYTES", 1000)  # 80 x 64 x 3 counts as big
+    path = tmp_path / f"photo.{fmt.lower()}"
+    Image.effect_noise((80, 64), 50).convert("RGB").save(path, format=fmt)
+    sizes: list[tuple[int, int]] = []
+    real = ImageFile.ImageFile.load
+    monkeypatch.setattr(ImageFile.ImageFile, "load", lambda im: sizes.append(im.size) or real(im))
+    result = prepare_load(str(path))
+    assert sizes == decoded
+    assert run_snippet(result).shape == (64, 80, 3)
+
+
+def test_a_big_damaged_png_is_still_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from explorer.core.files import image_format
+    from tests.core.files_helpers import refused
+
+    monkeypatch.setattr(image_format, "LARGE_BYTES", 1000)
+    path = tmp_path / "photo.png"
+    Image.effect_noise((80, 64), 50).convert("RGB").save(path)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # inside the pixel data: its chunk's CRC no longer matches
+    path.write_bytes(bytes(data))
+    assert "damaged" in str(refused(path))
+    path.write_bytes(bytes(data[: len(data) // 2]))
+    assert "damaged" in str(refused(path))

@@ -15,7 +15,7 @@ import pytest
 
 from explorer.core import i18n
 from explorer.core.files.prepare import FileLoadError
-from tests.core import i18n_cases_formats, i18n_cases_loaded  # noqa: F401 - they register their cases
+from tests.core import i18n_cases_checkpoints, i18n_cases_formats, i18n_cases_loaded  # noqa: F401 - they register cases
 from tests.core.i18n_cases_files import LOADED, REFUSED
 from tests.core.i18n_helpers import Recording, check_sentence, language, sources
 

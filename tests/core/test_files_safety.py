@@ -123,11 +123,17 @@ def test_code_never_allows_pickle_by_default(tmp_path: Path) -> None:
         assert "allow_pickle=True" not in code and "weights_only=False" not in code
 
 
-def test_a_real_opcode_refused_is_code_and_a_garbage_byte_is_damage(tmp_path) -> None:
-    """torch says "Unsupported operand N" for both; only a genuine pickle opcode means pickled code."""
-    from explorer.core.files.torch_format import _is_pickled_code
+@pytest.mark.parametrize(("body", "needs_pickle"), [
+    (b"cposix\nsystem\nX\x02\x00\x00\x00ls\x85R", True),  # a real call: code
+    (b"\x00", False),  # a byte that is no pickle opcode at all: damage
+    (b"\x95\x01\x00\x00\x00\x00\x00\x00\x00N", True),  # FRAME (protocol 4): weights_only cannot read it
+])
+def test_a_real_opcode_refused_is_code_and_a_garbage_byte_is_damage(tmp_path: Path, body: bytes,
+                                                                   needs_pickle: bool) -> None:
+    """The pickle's opcodes are read, not run: a genuine call needs pickle, a stray byte is damage."""
+    from tests.core import pickle_bytes as pb
 
-    assert _is_pickled_code("WeightsUnpickler error: Unsupported operand 82")  # REDUCE: calls a function
-    assert _is_pickled_code("WeightsUnpickler error: Unsupported global: GLOBAL posix.system")
-    assert not _is_pickled_code("WeightsUnpickler error: Unsupported operand 0")  # not an opcode: damage
-    assert not _is_pickled_code("invalid load key, 'x'.")
+    error = refused(pb.write_zip(tmp_path / "odd.pt", b"\x80\x02" + body + b"."))
+    assert error.needs_pickle is needs_pickle
+    assert ("posix.system" in str(error)) is body.startswith(b"cposix"), str(error)
+    assert ("damaged" in str(error)) is not needs_pickle
