@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QWidget
 
 # Tab and Shift+Tab move between the fields, never indent the editor's lines (its Indent shortcut).
@@ -19,6 +19,8 @@ class BarField(QLineEdit):
 
     entered = Signal(bool)  # True with Shift
     escaped = Signal()
+    tabbed = Signal(bool)  # True for Shift+Tab: the bar moves the keyboard between its fields
+    focused = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -29,6 +31,10 @@ class BarField(QLineEdit):
             return True
         return super().event(event)
 
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.focused.emit()
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.entered.emit(bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier))
@@ -36,4 +42,20 @@ class BarField(QLineEdit):
         if event.key() == Qt.Key.Key_Escape:
             self.escaped.emit()
             return
+        if event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
+            # The editor (a parent) would take Tab as text: the bar decides where it goes.
+            self.tabbed.emit(event.key() == Qt.Key.Key_Backtab)
+            return
         super().keyPressEvent(event)
+
+
+def keep_focus_in(bar: QWidget, fields: tuple[BarField, ...]) -> None:
+    """A click on the bar (a button, a label) leaves the keyboard in the field that had it.
+
+    Qt gives a click's focus to the nearest parent that takes click focus, which would be
+    the editor around the bar: the bar takes it instead and hands it to its last field.
+    """
+    bar.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+    bar.setFocusProxy(fields[0])
+    for field in fields:
+        field.focused.connect(lambda field=field: bar.setFocusProxy(field))

@@ -84,9 +84,6 @@ class AutoCloser:
     def __init__(self) -> None:
         self._typed: list[QTextCursor] = []  # each sits right before a closer we inserted
 
-    def forget(self) -> None:
-        self._typed.clear()
-
     def _ours(self, cursor: QTextCursor, char: str) -> QTextCursor | None:
         """Our closer *char* right after the cursor, if it is one we inserted."""
         for mark in self._typed:

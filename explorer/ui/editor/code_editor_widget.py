@@ -212,6 +212,7 @@ class CodeEditorWidget(QPlainTextEdit):
             return False
         self.setTextCursor(cursor)
         self.ensureCursorVisible()
+        self.completion.text_typed(text)  # a new line or a Tab cancels a pending list; Backspace filters an open one
         return True
 
     def focusOutEvent(self, event: QFocusEvent) -> None:

@@ -29,7 +29,8 @@ def toggle_comment(cursor: QTextCursor) -> QTextCursor:
     column = min(len(leading(t)) for t in filled)
     new = [(_uncommented(t) if uncomment else t[:column] + MARK + t[column:]) if t.strip() else t for t in texts]
     line_column = cursor.positionInBlock()
-    delta = len(new[cursor.blockNumber() - first]) - len(texts[cursor.blockNumber() - first])
+    here = cursor.blockNumber() - first  # without a selection, the cursor's line is the one toggled
+    delta = 0 if cursor.hasSelection() else len(new[here]) - len(texts[here])
     edit = QTextCursor(doc)
     edit.beginEditBlock()  # one Ctrl+Z undoes the whole toggle
     for number, (old, text) in enumerate(zip(texts, new, strict=True), start=first):

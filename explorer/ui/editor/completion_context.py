@@ -1,14 +1,22 @@
 """What is being completed at the cursor, and what the kernel may be asked about it.
 
-The kernel is asked only about plain names (``t.``, ``torch.nn.Lin``, ``np.zer``): for
-those IPython's standard completion looks names up in the namespace and reads
-attributes; ``x[0].`` or ``f().`` would make it evaluate a subscript or a call on a
-live object (jedi calls ``__getitem__`` there), so those are completed from the
-script's text instead (see :mod:`explorer.client.completion`).
+Inspecting never runs user code, so the kernel is asked only where IPython's standard
+completion evaluates nothing of the user's: the attributes of one plain name (``t.``,
+``np.ar``) and global names. Measured with a class that counts its own calls, IPython
+then calls ``dir()`` on the object (a class's ``__dir__``) and probes ``__wrapped__``
+(which reaches a class's ``__getattr__``), as every Jupyter front end does. For
+``a.b.`` jedi would read ``a.b`` (calling a property), for ``x[0].`` it calls
+``__getitem__``: those are completed from the script's text instead.
+
+Call tips: IPython's inspector (``obj?``) builds a "string form" with ``str()``, which
+for a bound method is its object's ``__repr__``. The kernel is asked only about a
+function of a module the script imports (``torch.zeros``, ``np.arange``) or a builtin
+(``print``); anything else gets its signature from the script's text.
 """
 
 from __future__ import annotations
 
+import builtins
 import keyword
 import re
 from dataclasses import dataclass
@@ -31,8 +39,10 @@ class Context:
 
     @property
     def kernel_may_ask(self) -> bool:
-        """Plain names only: nothing but lookups and attribute reads (see the module docstring)."""
-        return self.chain is not None or (not self.after_dot and bool(self.prefix))
+        """One plain name before the dot, or a global name (see the module docstring)."""
+        if self.after_dot:
+            return self.chain is not None and "." not in self.chain
+        return bool(self.prefix)
 
 
 def completion_context(before: str, explicit: bool = False) -> Context | None:
@@ -62,3 +72,30 @@ def callee(before: str) -> str | None:
     if match is None or keyword.iskeyword(match.group(1).rsplit(".", 1)[-1]):
         return None
     return match.group(1)
+
+
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^#\n;]+)", re.MULTILINE)
+_BUILTINS = frozenset(dir(builtins))
+
+
+def imported_modules(text: str) -> set[str]:
+    """The names ``import a.b``, ``import numpy as np`` bind in *text* (``a``, ``np``)."""
+    names = set()
+    for match in _IMPORT.finditer(text):
+        for part in match.group(1).split(","):
+            words = part.split()
+            if len(words) == 3 and words[1] == "as":
+                names.add(words[2])
+            elif words:
+                names.add(words[0].split(".")[0])
+    return names
+
+
+def kernel_may_inspect(name: str, text: str) -> bool:
+    """Whether the kernel may be asked about callee *name*: a builtin, or reached from an imported module."""
+    head = name.split(".")[0]
+    if re.search(rf"^[ \t]*(?:(?:def|class)[ \t]+{head}\b|{head}[ \t]*=[^=])", text, re.MULTILINE):
+        return False  # the script binds the name itself: it may be anything
+    if "." not in name:
+        return head in _BUILTINS and head not in imported_modules(text)
+    return head in imported_modules(text)

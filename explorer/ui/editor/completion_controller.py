@@ -18,7 +18,7 @@ from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
 from explorer.ui.editor.calltip import CalltipWidget, parse_inspection
-from explorer.ui.editor.completion_context import callee, completion_context
+from explorer.ui.editor.completion_context import callee, completion_context, kernel_may_inspect
 from explorer.ui.editor.completion_popup import CompletionPopup
 from explorer.ui.editor.indentation import statement_context
 from explorer.ui.editor.line_range import text_before, utf16_len
@@ -55,7 +55,6 @@ class CompletionController(QObject):
         self._start: QTextCursor | None = None  # where the name being completed begins
         self._call: QTextCursor | None = None  # right after the "(" the call tip is about
         self._warmed = False
-        editor.destroyed.connect(self._static.shutdown)
 
     def set_kernel(self, kernel: Any) -> None:
         self._kernel = kernel
@@ -101,6 +100,10 @@ class CompletionController(QObject):
             self._refresh_popup()
         if self.calltip.isVisible() and not self._inside_call():
             self.calltip.hide()
+
+    def pending(self) -> bool:
+        """Whether the pause after a dot is running (the list opens when it ends)."""
+        return self._timer.isActive()
 
     def hide(self) -> None:
         self._timer.stop()
@@ -161,6 +164,7 @@ class CompletionController(QObject):
         cursor = self._editor.textCursor()
         start = QTextCursor(cursor)
         start.setPosition(cursor.position() - typed_units)
+        start.setKeepPositionOnInsert(True)  # what is typed next goes after the start, not before it
         self._start = start
         typed = cursor.block().text()[start.positionInBlock():cursor.positionInBlock()]
         rect = self._editor.cursorRect(start)
@@ -202,10 +206,14 @@ class CompletionController(QObject):
         if name is None or state.string is not None or state.comment:
             return
         self._call = QTextCursor(cursor)
+        self._call.setKeepPositionOnInsert(True)  # the arguments typed go after it
         self._tip_request += 1
         request = self._tip_request
-        if self._kernel is None or not self._kernel.inspect(name, len(name), lambda reply: self._on_kernel_inspected(request, reply)):
-            self._static.signature(request, self._editor.toPlainText(), cursor.blockNumber() + 1, len(before))
+        text = self._editor.toPlainText()
+        asked = self._kernel is not None and kernel_may_inspect(name, text) and self._kernel.inspect(
+            name, len(name), lambda reply: self._on_kernel_inspected(request, reply))
+        if not asked:
+            self._static.signature(request, text, cursor.blockNumber() + 1, len(before))
 
     def _on_kernel_inspected(self, request: int, reply: dict[str, Any] | None) -> None:
         found = parse_inspection((reply.get("data") or {}).get("text/plain", "")) if reply and reply.get("found") else None

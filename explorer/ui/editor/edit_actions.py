@@ -9,14 +9,14 @@ the text field that has the keyboard (the console, a find field), the editor oth
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit, QTextEdit
 
-if TYPE_CHECKING:
-    from explorer.ui.editor.code_editor_widget import CodeEditorWidget
+# The editor is typed Any here: naming CodeEditorWidget would close an import loop with the module that builds this.
+CodeEditorWidget = Any
 
 _SK = QKeySequence.StandardKey
 # Shortcuts that stay in the editor itself (not its find bar), and those that also work in its bars.

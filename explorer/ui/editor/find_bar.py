@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
 
-from explorer.ui.editor.bar_field import BarField
+from explorer.ui.editor.bar_field import BarField, keep_focus_in
 from explorer.ui.editor.search import Query, SearchError, compile_query, find_all, replacement
 
 if TYPE_CHECKING:
@@ -68,13 +68,15 @@ class FindBarWidget(QFrame):
         grid.addWidget(self.replace_edit, 1, 0)
         grid.addLayout(_row(self.replace_button, self.replace_all_button), 1, 1)
         grid.setColumnStretch(0, 1)
+        keep_focus_in(self, (self.find_edit, self.replace_edit))
         self.find_edit.textChanged.connect(self._on_find_edit_text_changed)
         self.find_edit.entered.connect(lambda shift: self.find_next(backward=shift))
         self.replace_edit.entered.connect(lambda _shift: self.replace_one())
         for field in (self.find_edit, self.replace_edit):
             field.escaped.connect(self.close_bar)
+            field.tabbed.connect(self._on_field_tabbed)
         for toggle in (self.case_button, self.word_button, self.regex_button):
-            toggle.toggled.connect(lambda _on: self.search(select=False))
+            toggle.toggled.connect(lambda _on: self.search(select=True))
         self.previous_button.clicked.connect(lambda: self.find_next(backward=True))
         self.next_button.clicked.connect(lambda: self.find_next())
         self.close_button.clicked.connect(self.close_bar)
@@ -257,6 +259,13 @@ class FindBarWidget(QFrame):
         cursor.setPosition(cursor.selectionStart())  # type on: look again from where the match began
         self._editor.setTextCursor(cursor)
         self.search(select=True)
+
+    def _on_field_tabbed(self, _backward: bool) -> None:
+        """Tab and Shift+Tab go from one field to the other (two fields: both ways are the same)."""
+        if self.replacing:
+            other = self.replace_edit if self.find_edit.hasFocus() else self.find_edit
+            other.setFocus()
+            other.selectAll()
 
     def _on_document_contents_changed(self) -> None:
         if self.isVisible():

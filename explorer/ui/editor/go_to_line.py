@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel
 
-from explorer.ui.editor.bar_field import BarField
+from explorer.ui.editor.bar_field import BarField, keep_focus_in
 
-if TYPE_CHECKING:
-    from explorer.ui.editor.code_editor_widget import CodeEditorWidget
+# The editor is typed Any here: naming CodeEditorWidget would close an import loop with the module that builds this.
+CodeEditorWidget = Any
 
 
 class GoToLineBar(QFrame):
@@ -35,6 +35,7 @@ class GoToLineBar(QFrame):
         layout.addWidget(self.label)
         layout.addWidget(self.field, 1)
         layout.addWidget(self.message, 2)
+        keep_focus_in(self, (self.field,))
         self.field.entered.connect(lambda _shift: self.go())
         self.field.escaped.connect(self.close_bar)
         self.field.textChanged.connect(lambda _text: self.message.clear())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QWidget
 
 from explorer.client.statements import CELL_MARKER
 
-if TYPE_CHECKING:
-    from explorer.ui.editor.code_editor_widget import CodeEditorWidget
+# The editor is typed Any here: naming CodeEditorWidget would close an import loop with the module that builds this.
+CodeEditorWidget = Any
 
 
 class LineNumberArea(QWidget):

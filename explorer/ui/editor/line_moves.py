@@ -24,6 +24,9 @@ def _reselect(cursor: QTextCursor, shift: int, anchor: tuple[int, int], position
     result = QTextCursor(doc)
     for (line, column), mode in ((anchor, QTextCursor.MoveMode.MoveAnchor), (position, QTextCursor.MoveMode.KeepAnchor)):
         block = doc.findBlockByNumber(line + shift)
+        if not block.isValid():  # the selection ended at the start of a line that is now above it
+            result.setPosition(doc.characterCount() - 1, mode)
+            continue
         result.setPosition(block.position() + min(column, block.length() - 1), mode)
     return result
 

@@ -8,14 +8,31 @@ older one still waiting is skipped, and the answer comes back as a signal on the
 
 from __future__ import annotations
 
+import queue
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 #: Names offered at most (jedi can list thousands of globals).
 MAX_ITEMS = 400
+_jobs: queue.Queue[Callable[[], None]] = queue.Queue()
+_worker: threading.Thread | None = None
+
+
+def _work() -> None:
+    while True:
+        _jobs.get()()
+
+
+def _submit(job: Callable[[], None]) -> None:
+    """Run *job* on the one jedi thread of the process (jedi is not thread-safe; a daemon: quitting never waits)."""
+    global _worker
+    if _worker is None:
+        _worker = threading.Thread(target=_work, name="te-jedi", daemon=True)
+        _worker.start()
+    _jobs.put(job)
 
 
 class StaticCompleter(QObject):
@@ -26,9 +43,11 @@ class StaticCompleter(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="te-jedi")
         self._latest = 0
         self._lock = threading.Lock()
+        self._alive = threading.Event()  # cleared when the Qt object goes: its queued work is skipped
+        self._alive.set()
+        self.destroyed.connect(self._alive.clear)
 
     def complete(self, request: int, code: str, line: int, column: int, path: str | None = None) -> None:
         """Complete at *line* (1-based) and *column* (characters) of *code*; answers with :attr:`completed`."""
@@ -38,22 +57,19 @@ class StaticCompleter(QObject):
         """The call signature at the cursor; answers with :attr:`signatures_found`."""
         self._submit(request, self._signature, code, line, column, path)
 
-    def shutdown(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
-
     def _submit(self, request: int, work: Any, *args: Any) -> None:
         with self._lock:
             self._latest = request
-        self._pool.submit(self._run, request, work, *args)
+        _submit(lambda: self._run(request, work, *args))
 
     def _run(self, request: int, work: Any, *args: Any) -> None:
         with self._lock:
-            if request != self._latest:
-                return  # the user typed on: a newer request is queued behind this one
+            if request != self._latest or not self._alive.is_set():
+                return  # the user typed on (a newer request replaces this one), or the editor closed
         try:
             work(request, *args)
-        except Exception:  # noqa: BLE001 - jedi on half-typed code can fail in many ways; no answer then
-            self.completed.emit(request, None)
+        except Exception:  # noqa: BLE001 - jedi on half-typed code can fail in many ways: no answer then
+            return
 
     def _complete(self, request: int, code: str, line: int, column: int, path: str | None) -> None:
         items = []
