@@ -22,7 +22,7 @@ _SK = QKeySequence.StandardKey
 # Shortcuts that stay in the editor itself (not its find bar), and those that also work in its bars.
 _EDITOR, _PANE = Qt.ShortcutContext.WidgetShortcut, Qt.ShortcutContext.WidgetWithChildrenShortcut
 
-#: key -> (shortcuts, where they work); the order is the Edit menu's.
+# key -> (shortcuts, where they work), in the order of the Edit menu.
 SHORTCUTS: dict[str, tuple[tuple[str | QKeySequence.StandardKey, ...], Qt.ShortcutContext]] = {
     "undo": ((_SK.Undo,), _EDITOR),
     "redo": ((_SK.Redo,), _EDITOR),
@@ -43,33 +43,33 @@ SHORTCUTS: dict[str, tuple[tuple[str | QKeySequence.StandardKey, ...], Qt.Shortc
     "go_to_line": (("Ctrl+G",), _PANE),
     "complete": (("Ctrl+Space",), _EDITOR),
 }
-#: Where the Edit menu puts separators: before these.
+# The Edit menu puts a separator before each of these.
 GROUP_STARTS = ("cut", "comment", "find", "complete")
 _STANDARD = ("undo", "redo", "cut", "copy", "paste", "select_all")
 
 
 def _texts() -> dict[str, tuple[str, str]]:
     """key -> (menu text, tooltip), in the current language."""
-    t = QCoreApplication.translate
+    # Spelled out in full on every line: pyside6-lupdate finds only QCoreApplication.translate(...) calls.
     return {
-        "undo": (t("CodeEditor", "&Undo"), t("CodeEditor", "Undo the last edit")),
-        "redo": (t("CodeEditor", "&Redo"), t("CodeEditor", "Redo the edit just undone")),
-        "cut": (t("CodeEditor", "Cu&t"), t("CodeEditor", "Cut the selection to the clipboard")),
-        "copy": (t("CodeEditor", "&Copy"), t("CodeEditor", "Copy the selection to the clipboard")),
-        "paste": (t("CodeEditor", "&Paste"), t("CodeEditor", "Paste the clipboard")),
-        "select_all": (t("CodeEditor", "Select &All"), t("CodeEditor", "Select the whole script")),
-        "comment": (t("CodeEditor", "Toggle &Comment"), t("CodeEditor", "Comment the selected lines out with #, or back in")),
-        "indent": (t("CodeEditor", "&Indent"), t("CodeEditor", "Indent the selected lines one level (4 spaces)")),
-        "dedent": (t("CodeEditor", "&Dedent"), t("CodeEditor", "Remove one level of indentation from the selected lines")),
-        "duplicate": (t("CodeEditor", "D&uplicate Line"), t("CodeEditor", "Copy the selected lines below themselves")),
-        "move_up": (t("CodeEditor", "Move Line U&p"), t("CodeEditor", "Move the selected lines up by one line")),
-        "move_down": (t("CodeEditor", "Move Line Do&wn"), t("CodeEditor", "Move the selected lines down by one line")),
-        "find": (t("CodeEditor", "&Find…"), t("CodeEditor", "Find text in the script")),
-        "find_next": (t("CodeEditor", "Find &Next"), t("CodeEditor", "Go to the next match")),
-        "find_previous": (t("CodeEditor", "Find Pre&vious"), t("CodeEditor", "Go to the previous match")),
-        "replace": (t("CodeEditor", "R&eplace…"), t("CodeEditor", "Find text and replace it")),
-        "go_to_line": (t("CodeEditor", "&Go to Line…"), t("CodeEditor", "Jump to a line by its number")),
-        "complete": (t("CodeEditor", "Complete C&ode"), t("CodeEditor", "Show the names that can follow: the kernel's live objects, or the script's text while the kernel is busy")),
+        "undo": (QCoreApplication.translate("CodeEditor", "&Undo"), QCoreApplication.translate("CodeEditor", "Undo the last edit")),
+        "redo": (QCoreApplication.translate("CodeEditor", "&Redo"), QCoreApplication.translate("CodeEditor", "Redo the edit just undone")),
+        "cut": (QCoreApplication.translate("CodeEditor", "Cu&t"), QCoreApplication.translate("CodeEditor", "Cut the selection to the clipboard")),
+        "copy": (QCoreApplication.translate("CodeEditor", "&Copy"), QCoreApplication.translate("CodeEditor", "Copy the selection to the clipboard")),
+        "paste": (QCoreApplication.translate("CodeEditor", "&Paste"), QCoreApplication.translate("CodeEditor", "Paste the clipboard")),
+        "select_all": (QCoreApplication.translate("CodeEditor", "Select &All"), QCoreApplication.translate("CodeEditor", "Select the whole script")),
+        "comment": (QCoreApplication.translate("CodeEditor", "Toggle &Comment"), QCoreApplication.translate("CodeEditor", "Comment the selected lines out with #, or back in")),
+        "indent": (QCoreApplication.translate("CodeEditor", "&Indent"), QCoreApplication.translate("CodeEditor", "Indent the selected lines one level (4 spaces)")),
+        "dedent": (QCoreApplication.translate("CodeEditor", "&Dedent"), QCoreApplication.translate("CodeEditor", "Remove one level of indentation from the selected lines")),
+        "duplicate": (QCoreApplication.translate("CodeEditor", "D&uplicate Line"), QCoreApplication.translate("CodeEditor", "Copy the selected lines below themselves")),
+        "move_up": (QCoreApplication.translate("CodeEditor", "Move Line U&p"), QCoreApplication.translate("CodeEditor", "Move the selected lines up by one line")),
+        "move_down": (QCoreApplication.translate("CodeEditor", "Move Line Do&wn"), QCoreApplication.translate("CodeEditor", "Move the selected lines down by one line")),
+        "find": (QCoreApplication.translate("CodeEditor", "&Find…"), QCoreApplication.translate("CodeEditor", "Find text in the script")),
+        "find_next": (QCoreApplication.translate("CodeEditor", "Find &Next"), QCoreApplication.translate("CodeEditor", "Go to the next match")),
+        "find_previous": (QCoreApplication.translate("CodeEditor", "Find Pre&vious"), QCoreApplication.translate("CodeEditor", "Go to the previous match")),
+        "replace": (QCoreApplication.translate("CodeEditor", "R&eplace…"), QCoreApplication.translate("CodeEditor", "Find text and replace it")),
+        "go_to_line": (QCoreApplication.translate("CodeEditor", "&Go to Line…"), QCoreApplication.translate("CodeEditor", "Jump to a line by its number")),
+        "complete": (QCoreApplication.translate("CodeEditor", "Complete C&ode"), QCoreApplication.translate("CodeEditor", "Show the names that can follow: the kernel's live objects, or the script's text while the kernel is busy")),
     }
 
 

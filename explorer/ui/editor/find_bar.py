@@ -22,7 +22,7 @@ from explorer.ui.editor.search import Query, SearchError, compile_query, find_al
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QPlainTextEdit
 
-#: After an edit, the matches are counted again once typing pauses this long.
+# After an edit, the matches are counted again once typing pauses this long.
 RECOUNT_MS = 150
 
 

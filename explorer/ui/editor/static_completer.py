@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 #: Names offered at most (jedi can list thousands of globals).
-MAX_ITEMS = 400
+MAX_ITEMS = 2000
 _jobs: queue.Queue[Callable[[], None]] = queue.Queue()
 _worker: threading.Thread | None = None
 
