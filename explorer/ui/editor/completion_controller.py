@@ -56,6 +56,10 @@ class CompletionController(QObject):
         self._call: QTextCursor | None = None  # right after the "(" the call tip is about
         self._warmed = False
 
+    @property
+    def kernel(self) -> Any:
+        return self._kernel
+
     def set_kernel(self, kernel: Any) -> None:
         self._kernel = kernel
 

@@ -1,95 +1,102 @@
 """Completion from the script's text alone (jedi), for when the kernel is busy, paused or not there.
 
 jedi reads the text and the installed packages' sources and stubs; it runs nothing of the
-script and imports nothing into this process (compiled modules are looked at in jedi's
-own subprocess). It runs on one worker thread: only the newest request is worked on, an
-older one still waiting is skipped, and the answer comes back as a signal on the GUI thread.
+script. It runs in a process of its own (:mod:`explorer.ui.editor.jedi_worker`), started
+at the first request and shared by every editor of the window's process: in this process
+its first look at torch would hold the interpreter lock long enough to freeze typing.
+A thread reads its answers and hands them to the GUI thread as signals; an answer to a
+request that is no longer the newest is dropped.
 """
 
 from __future__ import annotations
 
-import queue
+import itertools
+import json
+import subprocess
+import sys
 import threading
-from collections.abc import Callable
-from typing import Any
+import weakref
+from typing import IO, Any
 
 from PySide6.QtCore import QObject, Signal
 
-#: Names offered at most (jedi can list thousands of globals).
-MAX_ITEMS = 2000
-_jobs: queue.Queue[Callable[[], None]] = queue.Queue()
-_worker: threading.Thread | None = None
+
+class _Worker:
+    """The jedi process and the thread that reads its answers (one per window process)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[str] | None = None
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, tuple[weakref.ref[StaticCompleter], int, str]] = {}
+
+    def ask(self, owner: StaticCompleter, request: int, kind: str, **fields: Any) -> None:
+        with self._lock:
+            stdin = self._stdin()
+            wire = next(self._ids)
+            self._waiting[wire] = (weakref.ref(owner), request, kind)
+        try:
+            stdin.write(json.dumps({"id": wire, "kind": kind, **fields}) + "\n")
+            stdin.flush()
+        except OSError:  # the process died: the next request starts another
+            with self._lock:
+                self._process = None
+                self._waiting.pop(wire, None)
+
+    def _stdin(self) -> IO[str]:
+        if self._process is None or self._process.poll() is not None:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "explorer.ui.editor.jedi_worker"], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+            threading.Thread(target=self._read, args=(self._process,), name="te-jedi-answers", daemon=True).start()
+        assert self._process.stdin is not None
+        return self._process.stdin
+
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            answer = json.loads(line)
+            with self._lock:
+                owner_ref, request, kind = self._waiting.pop(answer["id"], (None, 0, ""))
+            owner = owner_ref() if owner_ref is not None else None
+            if owner is not None:
+                owner.answered(request, kind, answer["result"])
 
 
-def _work() -> None:
-    while True:
-        _jobs.get()()
-
-
-def _submit(job: Callable[[], None]) -> None:
-    """Run *job* on the one jedi thread of the process (jedi is not thread-safe; a daemon: quitting never waits)."""
-    global _worker
-    if _worker is None:
-        _worker = threading.Thread(target=_work, name="te-jedi", daemon=True)
-        _worker.start()
-    _jobs.put(job)
+_worker = _Worker()
 
 
 class StaticCompleter(QObject):
-    """jedi's completions and signatures, computed off the GUI thread."""
+    """jedi's completions and signatures for one editor, computed in the jedi process."""
 
-    completed = Signal(int, object)  # request id, list of (name, type, prefix length) or None
+    completed = Signal(int, object)  # request id, list of (name, type, characters typed) or None
     signatures_found = Signal(int, object)  # request id, (signature, first docstring line) or None
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._latest = 0
-        self._lock = threading.Lock()
-        self._alive = threading.Event()  # cleared when the Qt object goes: its queued work is skipped
+        self._latest = {"complete": 0, "signature": 0}  # the newest request of each kind
+        self._alive = threading.Event()  # cleared when the Qt object goes: late answers are dropped
         self._alive.set()
         self.destroyed.connect(self._alive.clear)
 
     def complete(self, request: int, code: str, line: int, column: int, path: str | None = None) -> None:
         """Complete at *line* (1-based) and *column* (characters) of *code*; answers with :attr:`completed`."""
-        self._submit(request, self._complete, code, line, column, path)
+        self._latest["complete"] = request
+        _worker.ask(self, request, "complete", code=code, line=line, column=column, path=path)
 
     def signature(self, request: int, code: str, line: int, column: int, path: str | None = None) -> None:
         """The call signature at the cursor; answers with :attr:`signatures_found`."""
-        self._submit(request, self._signature, code, line, column, path)
+        self._latest["signature"] = request
+        _worker.ask(self, request, "signature", code=code, line=line, column=column, path=path)
 
-    def _submit(self, request: int, work: Any, *args: Any) -> None:
-        with self._lock:
-            self._latest = request
-        _submit(lambda: self._run(request, work, *args))
-
-    def _run(self, request: int, work: Any, *args: Any) -> None:
-        with self._lock:
-            if request != self._latest or not self._alive.is_set():
-                return  # the user typed on (a newer request replaces this one), or the editor closed
+    def answered(self, request: int, kind: str, result: Any) -> None:
+        """From the reader thread: pass the newest request's answer on (a queued signal to the GUI thread)."""
+        if request != self._latest.get(kind) or not self._alive.is_set():
+            return
         try:
-            work(request, *args)
-        except Exception:  # noqa: BLE001 - jedi on half-typed code can fail in many ways: no answer then
-            return
-
-    def _complete(self, request: int, code: str, line: int, column: int, path: str | None) -> None:
-        items = []
-        for completion in _script(code, path).complete(line, column)[:MAX_ITEMS]:
-            typed = len(completion.name) - len(completion.complete or "")
-            items.append((completion.name, completion.type, typed))
-        self.completed.emit(request, items)
-
-    def _signature(self, request: int, code: str, line: int, column: int, path: str | None) -> None:
-        found = _script(code, path).get_signatures(line, column)
-        if not found:
-            self.signatures_found.emit(request, None)
-            return
-        first = found[0]
-        doc = next((row.strip() for row in first.docstring(raw=True).split("\n") if row.strip()), "")
-        self.signatures_found.emit(request, (first.to_string(), doc))
-
-
-def _script(code: str, path: str | None) -> Any:
-    """A jedi Script (imported on the worker thread: importing jedi takes a while)."""
-    import jedi  # type: ignore[import-untyped]
-
-    return jedi.Script(code, path=path)
+            if kind == "complete":
+                self.completed.emit(request, [tuple(item) for item in result] if result else None)
+            else:
+                self.signatures_found.emit(request, tuple(result) if result else None)
+        except RuntimeError:  # the Qt object went between the check and the emit
+            pass

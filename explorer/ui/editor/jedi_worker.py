@@ -1,0 +1,82 @@
+"""jedi in a process of its own: one JSON request a line on stdin, one JSON answer a line on stdout.
+
+The window's process never runs jedi itself: its first look at torch unpickles cached
+parse trees for seconds, holding the interpreter lock for up to a quarter of a second
+at a time, which would freeze typing in the editor (measured). Requests that wait while
+another is worked on are answered only if they are the newest (older ones get
+``null``): the user has typed on. The process ends when its stdin closes (the window quit).
+
+usage: python -m explorer.ui.editor.jedi_worker
+  {"id": 1, "kind": "complete" | "signature", "code": ..., "line": 1-based, "column": chars, "path": null}
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import sys
+import threading
+from typing import Any
+
+#: Names answered at most (jedi can list thousands of globals; a tensor has 737 attributes).
+MAX_ITEMS = 2000
+
+
+def _script(request: dict[str, Any]) -> Any:
+    import jedi  # type: ignore[import-untyped]
+
+    return jedi.Script(request["code"], path=request.get("path"))
+
+
+def complete(request: dict[str, Any]) -> list[list[Any]]:
+    """[name, type, characters of it already typed] for each completion."""
+    script = _script(request)
+    return [[c.name, c.type, len(c.name) - len(c.complete or "")]
+            for c in script.complete(request["line"], request["column"])[:MAX_ITEMS]]
+
+
+def signature(request: dict[str, Any]) -> list[str] | None:
+    """[signature, first non-blank docstring line] of the call at the cursor, or None."""
+    found = _script(request).get_signatures(request["line"], request["column"])
+    if not found:
+        return None
+    doc = next((row.strip() for row in found[0].docstring(raw=True).split("\n") if row.strip()), "")
+    return [found[0].to_string(), doc]
+
+
+def _answer(request: dict[str, Any]) -> Any:
+    try:
+        return {"complete": complete, "signature": signature}[request["kind"]](request)
+    except Exception:  # noqa: BLE001 - jedi on half-typed code fails in many ways: no answer then
+        return None
+
+
+def _read(requests: queue.Queue[dict[str, Any] | None]) -> None:
+    for line in sys.stdin:
+        requests.put(json.loads(line))
+    requests.put(None)
+
+
+def main() -> int:
+    requests: queue.Queue[dict[str, Any] | None] = queue.Queue()
+    threading.Thread(target=_read, args=(requests,), daemon=True).start()
+    while True:
+        pending = [requests.get()]
+        while not requests.empty():
+            pending.append(requests.get())
+        if None in pending:
+            return 0
+        for stale in pending[:-1]:
+            _write({"id": stale["id"], "result": None})  # type: ignore[index]
+        newest = pending[-1]
+        assert newest is not None
+        _write({"id": newest["id"], "result": _answer(newest)})
+
+
+def _write(answer: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(answer) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
