@@ -6,6 +6,9 @@ after a delay of its choosing; ``tests/ui/test_editor_kernel.py`` asks a real ke
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -272,3 +275,13 @@ def test_ipythons_help_text_becomes_a_signature_and_a_sentence() -> None:
     assert parse_inspection(text) == ("torch.nn.Linear(in_features: int, out_features: int) -> None",
                                       "Applies an affine linear transformation.")
     assert parse_inspection("\x1b[31mType:\x1b[39m int") is None
+
+
+def test_the_jedi_process_answers_a_json_line_per_request_and_ends_with_its_input() -> None:
+    requests = [{"id": 7, "kind": "complete", "code": "class A:\n    def hello(self): pass\nA().he", "line": 3,
+                 "column": 6, "path": None}]
+    done = subprocess.run([sys.executable, "-m", "explorer.ui.editor.jedi_worker"], capture_output=True, text=True,
+                          input="".join(json.dumps(r) + "\n" for r in requests), timeout=120, check=False)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0  # stdin closed: the process ended by itself
+    assert answers == [{"id": 7, "result": [["hello", "function", 2]]}]

@@ -150,7 +150,7 @@ def test_ctrl_h_replaces_one_match_then_all_in_one_undo_step(qtbot, editor) -> N
     qtbot.keyClick(bar.replace_edit, Qt.Key.Key_Return)  # replace the selected match, go to the next
     assert editor.toPlainText().startswith("sum_ = 0\n")
     assert bar.count_text() == "1 of 2"
-    qtbot.mouseClick(bar.replace_all_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(bar.replace_edit, Qt.Key.Key_Return, CTRL | Qt.KeyboardModifier.AltModifier)  # Replace All
     assert editor.toPlainText() == "sum_ = 0\nfor value in values:\n    sum_ += value\nprint(Total, sum_)\n"
     assert bar.count_text() == "2 replaced"
     editor.undo()  # Replace All was one step; the single replace before it another

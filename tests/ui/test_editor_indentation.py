@@ -165,3 +165,10 @@ def test_pasted_code_keeps_its_own_indentation(qtbot, editor) -> None:
     qtbot.keyClick(editor, RETURN)
     qtbot.keyClick(editor, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     assert editor.toPlainText() == "if x:\n    def g():\n    return 1\n"
+
+
+def test_a_docstring_line_at_column_zero_is_not_taken_for_a_statement(qtbot, editor) -> None:
+    editor.setPlainText('x = f(a,\n      """\nnot a statement\n""",')
+    editor.moveCursor(editor.textCursor().MoveOperation.End)
+    qtbot.keyClick(editor, RETURN)
+    assert current_line(editor) == " " * len("x = f(")  # still inside f( ... : aligned with its bracket

@@ -18,6 +18,7 @@ class BarField(QLineEdit):
     """
 
     entered = Signal(bool)  # True with Shift
+    all_entered = Signal()  # Ctrl+Alt+Enter: the bar's "all" (Replace All)
     escaped = Signal()
     tabbed = Signal(bool)  # True for Shift+Tab: the bar moves the keyboard between its fields
     focused = Signal()
@@ -37,7 +38,11 @@ class BarField(QLineEdit):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self.entered.emit(bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier))
+            mods = event.modifiers()
+            if mods & Qt.KeyboardModifier.ControlModifier and mods & Qt.KeyboardModifier.AltModifier:
+                self.all_entered.emit()
+            else:
+                self.entered.emit(bool(mods & Qt.KeyboardModifier.ShiftModifier))
             return
         if event.key() == Qt.Key.Key_Escape:
             self.escaped.emit()

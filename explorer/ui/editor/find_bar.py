@@ -2,8 +2,8 @@
 
 Every match is highlighted and counted ("3 of 12"); Enter and F3 go to the next one,
 Shift+Enter and Shift+F3 to the previous one, Esc closes the bar and gives the keyboard
-back to the editor. An invalid regular expression is said so in the bar. Replace All is
-one undo step.
+back to the editor. An invalid regular expression is said so in the bar. In the replace
+field Enter replaces one match and Ctrl+Alt+Enter all of them, in one undo step.
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ class FindBarWidget(QFrame):
         self.find_edit.textChanged.connect(self._on_find_edit_text_changed)
         self.find_edit.entered.connect(lambda shift: self.find_next(backward=shift))
         self.replace_edit.entered.connect(lambda _shift: self.replace_one())
+        self.replace_edit.all_entered.connect(self.replace_all)
         for field in (self.find_edit, self.replace_edit):
             field.escaped.connect(self.close_bar)
             field.tabbed.connect(self._on_field_tabbed)
@@ -103,7 +104,7 @@ class FindBarWidget(QFrame):
         self.replace_button.setText(self.tr("Replace"))
         self.replace_button.setToolTip(self.tr("Replace this match and go to the next (Enter in the replace field)"))
         self.replace_all_button.setText(self.tr("Replace All"))
-        self.replace_all_button.setToolTip(self.tr("Replace every match (one Ctrl+Z undoes it)"))
+        self.replace_all_button.setToolTip(self.tr("Replace every match (Ctrl+Alt+Enter in the replace field; one Ctrl+Z undoes it)"))
         self._show_count()
 
     # -- opening and closing ---------------------------------------------------------------------
