@@ -295,8 +295,8 @@
         <translation>全部替换</translation>
     </message>
     <message>
-        <source>Replace every match (one Ctrl+Z undoes it)</source>
-        <translation>替换所有匹配（按一次 Ctrl+Z 即可全部撤销）</translation>
+        <source>Replace every match (Ctrl+Alt+Enter in the replace field; one Ctrl+Z undoes it)</source>
+        <translation>替换所有匹配（在替换框里按 Ctrl+Alt+Enter；按一次 Ctrl+Z 即可全部撤销）</translation>
     </message>
     <message numerus="yes">
         <source>%n replaced</source>
