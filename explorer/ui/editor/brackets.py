@@ -9,11 +9,19 @@ doubled after a word character (``don't``) unless that word is a string prefix
 
 from __future__ import annotations
 
-from PySide6.QtGui import QTextCursor, QTextDocument
+from PySide6.QtGui import QTextBlock, QTextCursor, QTextDocument
 
 from explorer.ui.editor.indentation import statement_context
 from explorer.ui.editor.line_range import str_index, text_after, text_before, utf16_len
-from explorer.ui.editor.source_scan import CLOSERS, OPENERS, scan, string_prefix_before
+from explorer.ui.editor.source_scan import (
+    CLOSERS,
+    OPENERS,
+    ScanState,
+    feed,
+    scan,
+    scan_cached,
+    string_prefix_before,
+)
 
 #: Lines below the cursor searched for a closing bracket.
 LOOKAHEAD = 200
@@ -29,7 +37,9 @@ def _is_word(char: str) -> bool:
 def matching_pair(cursor: QTextCursor) -> tuple[int, int | None] | None:
     """Document positions of the bracket or quote beside the cursor and of its partner (None: unmatched).
 
-    The character after the cursor is tried first, then the one before it.
+    The character after the cursor is tried first, then the one before it. The text is
+    read from the statement's start (for what is open there) and, for an opener, only
+    as far down as its partner (at most LOOKAHEAD lines).
     """
     doc = cursor.document()
     block = cursor.block()
@@ -38,16 +48,13 @@ def matching_pair(cursor: QTextCursor) -> tuple[int, int | None] | None:
     if not candidates:
         return None
     start = _statement_start(cursor)
-    lines = _window(doc, start, block.blockNumber())
-    state = scan("\n".join(lines), pairs=True)
-    partners: dict[tuple[int, int], tuple[int, int]] = {}
-    for a, b in state.pairs or []:
-        partners[a], partners[b] = b, a
     here = block.blockNumber() - start
+    wanted = {(here, c) for c in candidates}
+    partners = _partners(doc.findBlockByNumber(start), here, wanted)
     for c in candidates:
-        key = (here, c)
-        if key in partners:
-            return _position(doc, start, key), _position(doc, start, partners[key])
+        if (here, c) in partners:
+            return _position(doc, start, (here, c)), _position(doc, start, partners[(here, c)])
+    lines = [doc.findBlockByNumber(start + n).text() for n in range(here + 1)]
     for c in candidates:  # a bracket of code with no partner: shown as unmatched
         if text[c] in "()[]{}" and not _in_string_or_comment(lines, here, c):
             return _position(doc, start, (here, c)), None
@@ -59,13 +66,31 @@ def _statement_start(cursor: QTextCursor) -> int:
     return cursor.blockNumber() - statement_context(cursor).count("\n")
 
 
-def _window(doc: QTextDocument, start: int, current: int) -> list[str]:
-    """Lines from *start* to LOOKAHEAD lines below *current*."""
-    lines, block = [], doc.findBlockByNumber(start)
-    while block.isValid() and block.blockNumber() <= current + LOOKAHEAD:
-        lines.append(block.text())
-        block = block.next()
-    return lines
+def _partners(block: QTextBlock, here: int, wanted: set[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, int]]:
+    """The partners found of the *wanted* positions, reading from *block* (line 0) down."""
+    state = ScanState(pairs=[])
+    found: dict[tuple[int, int], tuple[int, int]] = {}
+    number = 0
+    while block.isValid() and number <= here + LOOKAHEAD:
+        seen = len(state.pairs or [])
+        feed(state, block.text(), number)
+        for a, b in (state.pairs or [])[seen:]:
+            if a in wanted:
+                found[a] = b
+            if b in wanted:
+                found[b] = a
+        if number >= here and (found or not _still_open(state, wanted)):
+            break  # the partner is found, or nothing beside the cursor is left open below
+        block, number = block.next(), number + 1
+    return found
+
+
+def _still_open(state: ScanState, wanted: set[tuple[int, int]]) -> bool:
+    """Whether one of the *wanted* positions is an opener or a string's quote still open."""
+    opened = {(b.line, b.column) for b in state.brackets}
+    if state.string is not None:
+        opened.add(state.string_start)
+    return bool(opened & wanted)
 
 
 def _in_string_or_comment(lines: list[str], line: int, column: int) -> bool:
@@ -134,7 +159,7 @@ class AutoCloser:
         after = text_after(cursor)
         if after and after[0] not in _CLOSE_BEFORE:
             return False
-        state = scan(statement_context(cursor))
+        state = scan_cached(statement_context(cursor))
         return state.string is None and not state.comment
 
     def _open(self, cursor: QTextCursor, opener: str, closer: str) -> bool:

@@ -22,7 +22,7 @@ from explorer.ui.editor.completion_context import callee, completion_context, ke
 from explorer.ui.editor.completion_popup import CompletionPopup
 from explorer.ui.editor.indentation import statement_context
 from explorer.ui.editor.line_range import text_before, utf16_len
-from explorer.ui.editor.source_scan import scan
+from explorer.ui.editor.source_scan import scan, scan_cached
 from explorer.ui.editor.static_completer import StaticCompleter
 
 #: The pause after a dot before the list opens (typing on restarts it).
@@ -118,7 +118,7 @@ class CompletionController(QObject):
     def request(self, explicit: bool = True) -> bool:
         """Ask for completions at the cursor (the kernel when it can answer, else jedi); False when none apply."""
         cursor = self._editor.textCursor()
-        state = scan(statement_context(cursor))
+        state = scan_cached(statement_context(cursor))
         context = completion_context(text_before(cursor), explicit)
         if cursor.hasSelection() or state.string is not None or state.comment or context is None:
             return False
@@ -151,7 +151,8 @@ class CompletionController(QObject):
         if not reply or not reply.get("matches"):
             self._ask_static(request)  # a slow or empty kernel: the script's text may still know
             return
-        kinds = {m.get("text"): m.get("type", "") for m in (reply.get("metadata") or {}).get("_jupyter_types_experimental", [])}
+        kinds = {m.get("text"): m.get("type", "") for m in (reply.get("metadata") or {}).get("_jupyter_types_experimental", [])
+                 if m.get("type") != "<unknown>"}  # our kernel skips types (see explorer.client.launch)
         items = [(m, kinds.get(m, "")) for m in dict.fromkeys(reply["matches"])]
         self._show(items, utf16_len(before) - utf16_len(before[: reply.get("cursor_start", len(before))]), "kernel")
 

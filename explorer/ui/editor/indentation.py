@@ -23,7 +23,7 @@ from explorer.ui.editor.line_range import (
     text_before,
 )
 from explorer.ui.editor.python_highlighter import starts_in_string
-from explorer.ui.editor.source_scan import OPENERS, scan
+from explorer.ui.editor.source_scan import OPENERS, scan_cached
 
 #: How many lines up the start of a statement is looked for (a statement is rarely longer).
 LOOKBACK = 300
@@ -33,7 +33,7 @@ _ENDS_BLOCK = re.compile(r"\s*(return|pass|break|continue|raise)\b")
 def new_line_indent(context: str) -> str:
     """The indentation of a line started at the end of *context* (from a statement's start to the cursor)."""
     lines = context.split("\n")
-    state = scan(context)
+    state = scan_cached(context)
     if state.string is not None and len(state.string) == 3:
         return leading(lines[-1])  # in a docstring: keep the line's indentation
     if state.brackets:
@@ -62,8 +62,22 @@ def _starts_statement(block: QTextBlock) -> bool:
     return bool(text) and not text[0].isspace() and text[0] not in ")]}" and not starts_in_string(block)
 
 
+# The last answer: one key press asks several times (the document itself is kept, so its id is never reused).
+_last_context: list[tuple[QTextDocument, tuple[int, int, int], str]] = []
+
+
 def statement_context(cursor: QTextCursor) -> str:
     """The text from the start of the statement holding the cursor up to the cursor."""
+    doc = cursor.document()
+    key = (doc.revision(), cursor.position(), doc.blockCount())
+    if _last_context and _last_context[0][0] is doc and _last_context[0][1] == key:
+        return _last_context[0][2]
+    text = _read_context(cursor)
+    _last_context[:] = [(doc, key, text)]
+    return text
+
+
+def _read_context(cursor: QTextCursor) -> str:
     block = cursor.block()
     lines = [text_before(cursor)]
     for _ in range(LOOKBACK):
@@ -78,7 +92,7 @@ def insert_new_line(cursor: QTextCursor) -> None:
     """Return: a new line indented as the code above asks (one undo step)."""
     context = statement_context(cursor)
     indent = new_line_indent(context)
-    state = scan(context)
+    state = scan_cached(context)
     after = text_after(cursor)
     cursor.beginEditBlock()
     _remove_around(cursor, len(text_before(cursor)) - len(text_before(cursor).rstrip()),

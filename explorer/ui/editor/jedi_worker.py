@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import sys
 import threading
 from typing import Any
 
 #: Names answered at most (jedi can list thousands of globals; a tensor has 737 attributes).
 MAX_ITEMS = 2000
+_PREFIX = re.compile(r"(?:[^\W\d]\w*)?$")
+_ATTRIBUTES: dict[tuple[str, ...], list[tuple[str, str]]] = {}  # a library type's full names -> its attributes
 
 
 def _script(request: dict[str, Any]) -> Any:
@@ -31,8 +34,36 @@ def _script(request: dict[str, Any]) -> Any:
 def complete(request: dict[str, Any]) -> list[list[Any]]:
     """[name, type, characters of it already typed] for each completion."""
     script = _script(request)
-    return [[c.name, c.type, len(c.name) - len(c.complete or "")]
-            for c in script.complete(request["line"], request["column"])[:MAX_ITEMS]]
+    line, column = request["line"], request["column"]
+    before = request["code"].split("\n")[line - 1][:column]
+    prefix = _PREFIX.search(before).group()  # type: ignore[union-attr]  # it matches the empty string
+    dot = column - len(prefix) - 1
+    if dot > 0 and before[dot] == ".":
+        names = _attributes(script, line, dot)
+        low = prefix.lower()
+        return [[name, kind, len(prefix)] for name, kind in names if name.lower().startswith(low)][:MAX_ITEMS]
+    return [[c.name, c.type, len(c.name) - len(c.complete or "")] for c in script.complete(line, column)[:MAX_ITEMS]]
+
+
+def _attributes(script: Any, line: int, dot: int) -> list[tuple[str, str]]:
+    """Every attribute of the object before the dot at column *dot*, remembered per library type.
+
+    Inferring the object's type is a quarter of listing its attributes; the list of a
+    library's class (a tensor's 737) does not change while the editor runs. Classes of
+    the script itself are never remembered: the user is editing them.
+    """
+    try:
+        types = script.infer(line, dot - 1)
+    except Exception:  # noqa: BLE001 - an object jedi cannot read (x[0], f()): complete without the shortcut
+        types = []
+    key = tuple(sorted(t.full_name or "" for t in types))
+    cacheable = bool(types) and all(t.full_name and t.module_path and t.module_name != "__main__" for t in types)
+    if cacheable and key in _ATTRIBUTES:
+        return _ATTRIBUTES[key]
+    names = [(c.name, c.type) for c in script.complete(line, dot + 1)]
+    if cacheable:
+        _ATTRIBUTES[key] = names
+    return names
 
 
 def signature(request: dict[str, Any]) -> list[str] | None:

@@ -9,6 +9,7 @@ nothing else about Python. Lines and columns are 0-based, columns are ``str`` in
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 OPENERS = {"(": ")", "[": "]", "{": "}"}
@@ -46,10 +47,24 @@ def scan(text: str, pairs: bool = False) -> ScanState:
     """Scan *text* (lines separated by ``\\n``) to its end; with *pairs*, note where each bracket and string closes."""
     state = ScanState(pairs=[] if pairs else None)
     for number, line in enumerate(text.split("\n")):
-        if number:
-            _new_line(state, number)
-        _scan_line(state, line, number)
+        feed(state, line, number)
     return state
+
+
+@functools.lru_cache(maxsize=8)
+def scan_cached(text: str) -> ScanState:
+    """:func:`scan` of *text*, remembered: one key press asks about the same statement several times.
+
+    The state returned is shared: read it, never change it.
+    """
+    return scan(text)
+
+
+def feed(state: ScanState, line: str, number: int) -> None:
+    """Scan one more line, number *number* (0-based) of the text *state* has read so far."""
+    if number:
+        _new_line(state, number)
+    _scan_line(state, line, number)
 
 
 def _new_line(state: ScanState, number: int) -> None:

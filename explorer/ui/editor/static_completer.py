@@ -12,45 +12,57 @@ from __future__ import annotations
 
 import itertools
 import json
+import queue
 import subprocess
 import sys
 import threading
 import weakref
-from typing import IO, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 
 class _Worker:
-    """The jedi process and the thread that reads its answers (one per window process)."""
+    """The jedi process and the threads that write its requests and read its answers (one per window process).
+
+    Writing is a thread's job too: a request carries the whole script, more than a pipe
+    holds, and the GUI thread must not wait for the process to read it.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._process: subprocess.Popen[str] | None = None
         self._ids = itertools.count(1)
         self._waiting: dict[int, tuple[weakref.ref[StaticCompleter], int, str]] = {}
+        self._outbox: queue.Queue[str] = queue.Queue()
 
     def ask(self, owner: StaticCompleter, request: int, kind: str, **fields: Any) -> None:
         with self._lock:
-            stdin = self._stdin()
+            self._start()
             wire = next(self._ids)
             self._waiting[wire] = (weakref.ref(owner), request, kind)
-        try:
-            stdin.write(json.dumps({"id": wire, "kind": kind, **fields}) + "\n")
-            stdin.flush()
-        except OSError:  # the process died: the next request starts another
-            with self._lock:
-                self._process = None
-                self._waiting.pop(wire, None)
+        self._outbox.put(json.dumps({"id": wire, "kind": kind, **fields}) + "\n")
 
-    def _stdin(self) -> IO[str]:
-        if self._process is None or self._process.poll() is not None:
-            self._process = subprocess.Popen(
-                [sys.executable, "-m", "explorer.ui.editor.jedi_worker"], stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
-            threading.Thread(target=self._read, args=(self._process,), name="te-jedi-answers", daemon=True).start()
-        assert self._process.stdin is not None
-        return self._process.stdin
+    def _start(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            return
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "explorer.ui.editor.jedi_worker"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self._outbox = queue.Queue()
+        threading.Thread(target=self._write, args=(self._process, self._outbox), name="te-jedi-requests",
+                         daemon=True).start()
+        threading.Thread(target=self._read, args=(self._process,), name="te-jedi-answers", daemon=True).start()
+
+    def _write(self, process: subprocess.Popen[str], outbox: queue.Queue[str]) -> None:
+        assert process.stdin is not None
+        while True:
+            line = outbox.get()
+            try:
+                process.stdin.write(line)
+                process.stdin.flush()
+            except OSError:  # the process died: the next request starts another
+                return
 
     def _read(self, process: subprocess.Popen[str]) -> None:
         assert process.stdout is not None
