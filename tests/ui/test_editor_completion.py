@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
-from explorer.ui.editor.calltip import parse_inspection
+from explorer.ui.editor.calltip import from_docstring, parse_inspection
 from explorer.ui.editor.code_editor_widget import CodeEditorWidget
 from explorer.ui.editor.completion_context import callee, completion_context, kernel_may_inspect
 
@@ -275,6 +275,13 @@ def test_ipythons_help_text_becomes_a_signature_and_a_sentence() -> None:
     assert parse_inspection(text) == ("torch.nn.Linear(in_features: int, out_features: int) -> None",
                                       "Applies an affine linear transformation.")
     assert parse_inspection("\x1b[31mType:\x1b[39m int") is None
+
+
+def test_jedis_docstring_that_starts_with_the_call_gives_the_short_signature() -> None:
+    stub = "zeros(size: Sequence[_int | SymInt], *, out: Tensor | None=None) -> Tensor"
+    doc = "zeros(*size, *, out=None) -> Tensor\n\nReturns a tensor filled with\nzeros.\n\nArgs: ..."
+    assert from_docstring(stub, doc) == ("zeros(*size, *, out=None) -> Tensor", "Returns a tensor filled with zeros.")
+    assert from_docstring("add(a, b=2)", "Add two numbers.\n\nMore.") == ("add(a, b=2)", "Add two numbers.")
 
 
 def test_the_jedi_process_answers_a_json_line_per_request_and_ends_with_its_input() -> None:

@@ -188,3 +188,11 @@ def test_paste_is_never_altered(qtbot, editor) -> None:
     QApplication.clipboard().setText("(x, 'y'")
     qtbot.keyClick(editor, Qt.Key.Key_V, CTRL)
     assert editor.toPlainText() == "f((x, 'y'"
+
+
+def test_a_docstring_typed_in_full_is_not_doubled(qtbot, editor) -> None:
+    qtbot.keyClicks(editor, '"""')
+    assert editor.toPlainText() == '""""""'  # the third quote closed it
+    qtbot.keyClicks(editor, 'Scale the values."""')
+    assert editor.toPlainText() == '"""Scale the values."""'
+    assert editor.textCursor().atEnd()

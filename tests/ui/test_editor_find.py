@@ -153,6 +153,8 @@ def test_ctrl_h_replaces_one_match_then_all_in_one_undo_step(qtbot, editor) -> N
     qtbot.keyClick(bar.replace_edit, Qt.Key.Key_Return, CTRL | Qt.KeyboardModifier.AltModifier)  # Replace All
     assert editor.toPlainText() == "sum_ = 0\nfor value in values:\n    sum_ += value\nprint(Total, sum_)\n"
     assert bar.count_text() == "2 replaced"
+    qtbot.waitUntil(lambda: not bar.recount_pending(), timeout=5000)
+    assert bar.count_text() == "2 replaced"  # a recount after the edits does not hide it
     editor.undo()  # Replace All was one step; the single replace before it another
     assert editor.toPlainText() == "sum_ = 0\nfor value in values:\n    total += value\nprint(Total, total)\n"
 
@@ -204,3 +206,13 @@ def test_the_bars_follow_the_editors_font_size(qtbot, editor) -> None:
     qtbot.keyClick(editor, Qt.Key.Key_F, CTRL)
     assert editor.find_bar.height() > normal
     assert editor.viewport().geometry().bottom() < editor.find_bar.y()  # the text makes room for the bar
+
+
+def test_alt_c_and_alt_w_toggle_case_and_whole_words_from_the_field(qtbot, editor) -> None:
+    open_find(qtbot, editor, "value")
+    bar = editor.find_bar
+    qtbot.keyClick(bar.find_edit, Qt.Key.Key_W, Qt.KeyboardModifier.AltModifier)
+    assert bar.word_button.isChecked() and len(bar.matches) == 2
+    qtbot.keyClick(bar.find_edit, Qt.Key.Key_C, Qt.KeyboardModifier.AltModifier)
+    assert bar.case_button.isChecked()
+    assert bar.find_edit.text() == "value"  # the keys typed nothing

@@ -59,6 +59,7 @@ def test_keyboard_shortcuts_lists_every_action_with_a_key_f8_included(shared) ->
     assert keys["Continue"] == "F8"
     assert keys["Run File"] == "F5" and keys["Toggle Comment"] == "Ctrl+/" and keys["Find"] == "Ctrl+F"
     assert keys["Run Cell"] == "Ctrl+Return, Ctrl+Enter"  # every key of an action
+    assert keys["Undo"] == "Ctrl+Z" and keys["Cut"] == "Ctrl+X"  # a standard key's first binding only
     with_keys = {id(a) for menu in window.actions_.menus.values() for a in menu.actions() if not a.shortcut().isEmpty()}
     assert len(seen[0]) >= len(with_keys)
     assert {menu for menu, _action, _keys in seen[0]} >= {"File", "Edit", "Run", "View", "Help"}

@@ -23,7 +23,7 @@ from explorer.ui.editor.source_scan import (
     string_prefix_before,
 )
 
-#: Lines below the cursor searched for a closing bracket.
+# Lines below the cursor searched for a closing bracket.
 LOOKAHEAD = 200
 QUOTES = "'\""
 # A pair is closed only before one of these (or the end of the line).
@@ -173,6 +173,10 @@ class AutoCloser:
         if before.endswith(quote * 2) and not scan(before[:-2]).string:
             cursor.insertText(quote + quote * 3)  # the third quote of a docstring: close it with three
             cursor.movePosition(QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.MoveAnchor, 3)
+            for offset in range(3):  # each closing quote can be typed over, one by one
+                mark = QTextCursor(cursor)
+                mark.setPosition(cursor.position() + offset)
+                self._typed.append(mark)
             return True
         word_before = bool(before) and _is_word(before[-1])
         if (word_before and not string_prefix_before(before, len(before))) or not self._can_close(cursor):

@@ -19,7 +19,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _SECTION = re.compile(r"^(Signature|Init signature|Call signature|Docstring|Init docstring|Class docstring|Type|"
                       r"String form|File|Length|Subclasses|Source|Repr|Namespace|Call def|Definition):(.*)$")
 _SIGNATURE_LINE = re.compile(r"^[^\W\d][\w.]*\(.*\)(\s*->\s*.+)?$")
-#: Characters of docstring shown at most.
+# Characters of docstring shown at most.
 DOC_CHARS = 240
 
 
@@ -52,6 +52,14 @@ def _one_line(signature: str) -> str:
     return flat.strip()
 
 
+def from_docstring(signature: str, doc: str) -> tuple[str, str]:
+    """(signature, first paragraph): a docstring that starts with its call (builtins) gives the signature."""
+    first, _, rest = doc.strip().partition("\n")
+    if _SIGNATURE_LINE.match(first.strip()):
+        return _one_line(first), first_paragraph(rest)
+    return _one_line(signature), first_paragraph(doc)
+
+
 def parse_inspection(text: str) -> tuple[str, str] | None:
     """(signature, first paragraph of the docstring) from IPython's inspection text; None without either."""
     sections = _sections(text)
@@ -59,13 +67,9 @@ def parse_inspection(text: str) -> tuple[str, str] | None:
     doc = next((sections[k] for k in ("Docstring", "Class docstring", "Init docstring") if sections.get(k)), "")
     if doc.startswith("<no docstring>"):
         doc = ""
-    if not signature and doc:
-        first, _, rest = doc.partition("\n")
-        if _SIGNATURE_LINE.match(first.strip()):
-            signature, doc = first.strip(), rest
     if not signature and not doc:
         return None
-    return _one_line(signature), first_paragraph(doc)
+    return from_docstring(signature, doc) if not signature else (_one_line(signature), first_paragraph(doc))
 
 
 class CalltipWidget(QLabel):

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
-from explorer.ui.editor.calltip import CalltipWidget, parse_inspection
+from explorer.ui.editor.calltip import CalltipWidget, from_docstring, parse_inspection
 from explorer.ui.editor.completion_context import callee, completion_context, kernel_may_inspect
 from explorer.ui.editor.completion_popup import CompletionPopup
 from explorer.ui.editor.indentation import statement_context
@@ -25,7 +25,7 @@ from explorer.ui.editor.line_range import text_before, utf16_len
 from explorer.ui.editor.source_scan import scan, scan_cached
 from explorer.ui.editor.static_completer import StaticCompleter
 
-#: The pause after a dot before the list opens (typing on restarts it).
+# The pause after a dot before the list opens (typing on restarts it).
 POPUP_DELAY_MS = 200
 _NAME_CHARS = re.compile(r"\w*$")
 _NAVIGATION = {Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown}
@@ -230,7 +230,7 @@ class CompletionController(QObject):
 
     def _on_static_signatures_found(self, request: int, found: tuple[str, str] | None) -> None:
         if found is not None:
-            self._show_calltip(request, found, "static")
+            self._show_calltip(request, from_docstring(*found), "static")
 
     def _show_calltip(self, request: int, found: tuple[str, str], source: str) -> None:
         if request != self._tip_request or self._call is None or not self._inside_call():

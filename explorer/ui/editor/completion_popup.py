@@ -6,7 +6,7 @@ from PySide6.QtCore import QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QFont, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, QWidget
 
-#: Rows shown before the list scrolls.
+# Rows shown before the list scrolls.
 VISIBLE_ROWS = 10
 Item = tuple[str, str]  # name, kind ("function", "instance", "module", ...)
 

@@ -110,10 +110,8 @@ def build(editor: CodeEditorWidget) -> dict[str, QAction]:
     for key, (keys, context) in SHORTCUTS.items():
         action = QAction(editor)
         action.setObjectName("action_" + key)
-        sequences = []
-        for k in keys:
-            sequences += QKeySequence.keyBindings(k) if isinstance(k, QKeySequence.StandardKey) else [QKeySequence(k)]
-        action.setShortcuts(sequences)
+        # A standard key's first binding (Ctrl+Z): the editor itself knows the others (Shift+Del, Undo keys).
+        action.setShortcuts([QKeySequence(k) for k in keys])
         action.setShortcutContext(context)
         action.triggered.connect(lambda _checked=False, slot=slots[key]: slot())
         editor.addAction(action)

@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from explorer.ui.editor.bar_field import BarField, keep_focus_in
@@ -69,6 +69,12 @@ class FindBarWidget(QFrame):
         grid.addLayout(_row(self.replace_button, self.replace_all_button), 1, 1)
         grid.setColumnStretch(0, 1)
         keep_focus_in(self, (self.find_edit, self.replace_edit))
+        for key, toggle in (("Alt+C", self.case_button), ("Alt+W", self.word_button)):
+            action = QAction(self)
+            action.setShortcut(QKeySequence(key))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)  # only while in the bar
+            action.triggered.connect(toggle.toggle)
+            self.addAction(action)
         self.find_edit.textChanged.connect(self._on_find_edit_text_changed)
         self.find_edit.entered.connect(lambda shift: self.find_next(backward=shift))
         self.replace_edit.entered.connect(lambda _shift: self.replace_one())
@@ -98,8 +104,8 @@ class FindBarWidget(QFrame):
         self.previous_button.setToolTip(self.tr("Previous match (Shift+Enter, Shift+F3)"))
         self.next_button.setToolTip(self.tr("Next match (Enter, F3)"))
         self.close_button.setToolTip(self.tr("Close (Esc)"))
-        self.case_button.setToolTip(self.tr("Match case"))
-        self.word_button.setToolTip(self.tr("Whole words only"))
+        self.case_button.setToolTip(self.tr("Match case (Alt+C)"))
+        self.word_button.setToolTip(self.tr("Whole words only (Alt+W)"))
         self.regex_button.setToolTip(self.tr("Regular expression (Python re syntax; \\1 in the replacement is the first group)"))
         self.replace_button.setText(self.tr("Replace"))
         self.replace_button.setToolTip(self.tr("Replace this match and go to the next (Enter in the replace field)"))
@@ -226,6 +232,7 @@ class FindBarWidget(QFrame):
         cursor.endEditBlock()
         count = len(edits)
         self.search(select=False)
+        self._recount.stop()  # counted just now: "5 replaced" stays until the query changes
         self.count_label.setText(self.tr("%n replaced", "", count))
 
     def _replacement(self, text: str, span: tuple[int, int]) -> str | None:
@@ -250,10 +257,15 @@ class FindBarWidget(QFrame):
         elif self.current >= 0:
             label.setText(self.tr("{current} of {total}").format(current=self.current + 1, total=len(self.matches)))
         else:
-            label.setText(self.tr("%n match(es)", "", len(self.matches)))
+            count = len(self.matches)
+            label.setText(self.tr("%n match(es)", "", count))
 
     def count_text(self) -> str:
         return self.count_label.text()
+
+    def recount_pending(self) -> bool:
+        """Whether an edit's recount is waiting for typing to pause."""
+        return self._recount.isActive()
 
     def _on_find_edit_text_changed(self, _text: str) -> None:
         cursor = self._editor.textCursor()

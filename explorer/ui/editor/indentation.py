@@ -25,7 +25,7 @@ from explorer.ui.editor.line_range import (
 from explorer.ui.editor.python_highlighter import starts_in_string
 from explorer.ui.editor.source_scan import OPENERS, scan_cached
 
-#: How many lines up the start of a statement is looked for (a statement is rarely longer).
+# How many lines up the start of a statement is looked for (a statement is rarely longer).
 LOOKBACK = 300
 _ENDS_BLOCK = re.compile(r"\s*(return|pass|break|continue|raise)\b")
 

@@ -19,7 +19,7 @@ import sys
 import threading
 from typing import Any
 
-#: Names answered at most (jedi can list thousands of globals; a tensor has 737 attributes).
+# Names answered at most (jedi can list thousands of globals; a tensor has 737 attributes).
 MAX_ITEMS = 2000
 _PREFIX = re.compile(r"(?:[^\W\d]\w*)?$")
 _ATTRIBUTES: dict[tuple[str, ...], list[tuple[str, str]]] = {}  # a library type's full names -> its attributes
@@ -67,12 +67,11 @@ def _attributes(script: Any, line: int, dot: int) -> list[tuple[str, str]]:
 
 
 def signature(request: dict[str, Any]) -> list[str] | None:
-    """[signature, first non-blank docstring line] of the call at the cursor, or None."""
+    """[signature, docstring] of the call at the cursor, or None."""
     found = _script(request).get_signatures(request["line"], request["column"])
     if not found:
         return None
-    doc = next((row.strip() for row in found[0].docstring(raw=True).split("\n") if row.strip()), "")
-    return [found[0].to_string(), doc]
+    return [found[0].to_string(), found[0].docstring(raw=True)]
 
 
 def _answer(request: dict[str, Any]) -> Any:

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QTextEdit
 
 from explorer.ui.editor.brackets import matching_pair
 
-#: Find matches drawn at most (a 5,000-line file can hold far more; the count still says how many).
+# Find matches drawn at most (a 5,000-line file can hold far more; the count still says how many).
 MAX_FIND_MARKS = 2000
 _MATCH = QColor(86, 180, 233, 110)  # Okabe-Ito sky blue
 _UNMATCHED = QColor(213, 94, 0, 120)  # Okabe-Ito vermilion

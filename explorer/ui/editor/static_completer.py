@@ -82,7 +82,7 @@ class StaticCompleter(QObject):
     """jedi's completions and signatures for one editor, computed in the jedi process."""
 
     completed = Signal(int, object)  # request id, list of (name, type, characters typed) or None
-    signatures_found = Signal(int, object)  # request id, (signature, first docstring line) or None
+    signatures_found = Signal(int, object)  # request id, (signature, docstring) or None
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)

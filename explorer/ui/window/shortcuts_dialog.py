@@ -68,15 +68,21 @@ class ShortcutsDialog(QDialog):
         super().__init__(parent or window)
         self.setObjectName("shortcuts_dialog")
         self.setWindowTitle(self.tr("Keyboard Shortcuts"))
-        rows = shortcut_rows(window)
-        self.table = QTableWidget(len(rows), 3, self)
+        self._rows = shortcut_rows(window)
+        self.table = QTableWidget(len(self._rows), 3, self)
         self.table.setHorizontalHeaderLabels([self.tr("Menu"), self.tr("Action"), self.tr("Shortcut")])
-        for r, row in enumerate(rows):
-            for c, text in enumerate(row):
+        previous = None
+        for r, row in enumerate(self._rows):
+            shown = ("" if row[0] == previous else row[0], row[1], row[2])  # each menu named once, above its rows
+            previous = row[0]
+            for c, text in enumerate(shown):
                 item = QTableWidgetItem(text)
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 self.table.setItem(r, c, item)
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.table.setShowGrid(False)
+        self.table.setAlternatingRowColors(True)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -86,11 +92,10 @@ class ShortcutsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
         layout.addWidget(buttons)
-        self.resize(self.table.horizontalHeader().length() + 60, min(640, 40 + 30 * len(rows)))
+        self.table.resizeColumnsToContents()
+        rows_height = (self.fontMetrics().height() + 6) * len(self._rows)
+        self.resize(self.table.horizontalHeader().length() + 60, min(rows_height + 120, 700))
 
     def rows(self) -> list[Row]:
-        return [(self._text(r, 0), self._text(r, 1), self._text(r, 2)) for r in range(self.table.rowCount())]
-
-    def _text(self, row: int, column: int) -> str:
-        item = self.table.item(row, column)
-        return item.text() if item is not None else ""
+        """(menu, action, shortcuts) of every row, the menu repeated on each."""
+        return list(self._rows)
