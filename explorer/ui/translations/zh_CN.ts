@@ -271,12 +271,12 @@
         <translation>关闭（Esc）</translation>
     </message>
     <message>
-        <source>Match case</source>
-        <translation>区分大小写</translation>
+        <source>Match case (Alt+C)</source>
+        <translation>区分大小写（Alt+C）</translation>
     </message>
     <message>
-        <source>Whole words only</source>
-        <translation>全字匹配</translation>
+        <source>Whole words only (Alt+W)</source>
+        <translation>全字匹配（Alt+W）</translation>
     </message>
     <message>
         <source>Regular expression (Python re syntax; \1 in the replacement is the first group)</source>
