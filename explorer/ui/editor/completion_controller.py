@@ -23,7 +23,7 @@ from explorer.ui.editor.completion_popup import CompletionPopup
 from explorer.ui.editor.indentation import statement_context
 from explorer.ui.editor.line_range import text_before, utf16_len
 from explorer.ui.editor.source_scan import scan, scan_cached
-from explorer.ui.editor.static_completer import StaticCompleter
+from explorer.ui.editor.static_completer import StaticCompleter, warm_up
 
 # The pause after a dot before the list opens (typing on restarts it).
 POPUP_DELAY_MS = 200
@@ -54,7 +54,6 @@ class CompletionController(QObject):
         self._expected = (-1, -1)  # (document revision, cursor position) of the newest request
         self._start: QTextCursor | None = None  # where the name being completed begins
         self._call: QTextCursor | None = None  # right after the "(" the call tip is about
-        self._warmed = False
 
     @property
     def kernel(self) -> Any:
@@ -86,6 +85,7 @@ class CompletionController(QObject):
 
     def text_typed(self, text: str) -> None:
         """After the editor inserted *text*: filter the open list, or start the pause after a dot."""
+        warm_up()  # the first key typed: jedi starts reading torch now, seconds before it is needed
         if self.popup.isVisible() and text != ".":
             self._refresh_popup()
             return
@@ -128,9 +128,6 @@ class CompletionController(QObject):
         before = text_before(cursor)
         if context.kernel_may_ask and self._kernel is not None and self._kernel.complete(
                 before, len(before), lambda reply: self._on_kernel_completed(request, before, reply)):
-            if not self._warmed:  # jedi's first look at torch takes seconds: take them now, not when the kernel is busy
-                self._warmed = True
-                self._ask_static(-1)
             return True
         self._ask_static(request)
         return True

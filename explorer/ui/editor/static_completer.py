@@ -36,6 +36,10 @@ class _Worker:
         self._waiting: dict[int, tuple[weakref.ref[StaticCompleter], int, str]] = {}
         self._outbox: queue.Queue[str] = queue.Queue()
 
+    @property
+    def started(self) -> bool:
+        return self._process is not None
+
     def ask(self, owner: StaticCompleter, request: int, kind: str, **fields: Any) -> None:
         with self._lock:
             self._start()
@@ -112,3 +116,23 @@ class StaticCompleter(QObject):
                 self.signatures_found.emit(request, tuple(result) if result else None)
         except RuntimeError:  # the Qt object went between the check and the emit
             pass
+
+
+_WARM_UP = "import torch\ntorch.zeros(1)."
+
+
+def warm_up() -> None:
+    """Once per process: start the jedi process on a tensor's attributes (its first look at torch takes seconds)."""
+    if _worker.started:
+        return
+    _worker.ask(_warm_up_owner(), 0, "complete", code=_WARM_UP, line=2, column=len("torch.zeros(1)."), path=None)
+
+
+_owner: list[StaticCompleter] = []
+
+
+def _warm_up_owner() -> StaticCompleter:
+    """A completer nobody listens to: the warm-up's answer goes nowhere."""
+    if not _owner:
+        _owner.append(StaticCompleter())
+    return _owner[0]

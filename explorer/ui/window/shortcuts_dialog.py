@@ -33,7 +33,9 @@ def _name(text: str) -> str:
 
 
 def _keys(action: QAction) -> str:
-    return ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts() if not s.isEmpty())
+    """The action's keys as the user's language writes them (Chinese writes Return and Enter alike: once)."""
+    names = (s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts() if not s.isEmpty())
+    return ", ".join(dict.fromkeys(names))
 
 
 def _menu_rows(menu: QMenu, title: str, seen: set[int]) -> list[Row]:
