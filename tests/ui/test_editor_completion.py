@@ -292,3 +292,21 @@ def test_the_jedi_process_answers_a_json_line_per_request_and_ends_with_its_inpu
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert done.returncode == 0  # stdin closed: the process ended by itself
     assert answers == [{"id": 7, "result": [["hello", "function", 2]]}]
+
+
+def test_the_jedi_process_never_mixes_up_two_objects_behind_brackets() -> None:
+    """An index's value is no name: it is never looked up in the remembered attribute lists."""
+    worker = subprocess.Popen([sys.executable, "-m", "explorer.ui.editor.jedi_worker"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        answers = []
+        for wire, code in enumerate(("import datetime\nd = [datetime.date.today()]\nd[0].", "w = ['a']\nw[0].")):
+            request = {"id": wire, "kind": "complete", "code": code, "line": 3 if wire == 0 else 2,
+                       "column": len(code.split("\n")[-1]), "path": None}
+            worker.stdin.write(json.dumps(request) + "\n")
+            worker.stdin.flush()
+            answers.append({name for name, _kind, _typed in json.loads(worker.stdout.readline())["result"]})
+    finally:
+        worker.stdin.close()
+        worker.wait(timeout=60)
+    assert "isoformat" in answers[0] and "upper" in answers[1] and "isoformat" not in answers[1]

@@ -38,8 +38,8 @@ def complete(request: dict[str, Any]) -> list[list[Any]]:
     before = request["code"].split("\n")[line - 1][:column]
     prefix = _PREFIX.search(before).group()  # type: ignore[union-attr]  # it matches the empty string
     dot = column - len(prefix) - 1
-    if dot > 0 and before[dot] == ".":
-        names = _attributes(script, line, dot)
+    if dot > 0 and before[dot] == "." and (before[dot - 1].isalnum() or before[dot - 1] == "_"):
+        names = _attributes(script, line, dot)  # a name before the dot (at a bracket jedi would infer its inside)
         low = prefix.lower()
         return [[name, kind, len(prefix)] for name, kind in names if name.lower().startswith(low)][:MAX_ITEMS]
     return [[c.name, c.type, len(c.name) - len(c.complete or "")] for c in script.complete(line, column)[:MAX_ITEMS]]
@@ -56,7 +56,7 @@ def _attributes(script: Any, line: int, dot: int) -> list[tuple[str, str]]:
         types = script.infer(line, dot - 1)
     except Exception:  # noqa: BLE001 - an object jedi cannot read (x[0], f()): complete without the shortcut
         types = []
-    key = tuple(sorted(t.full_name or "" for t in types))
+    key = tuple(sorted(f"{t.type}:{t.full_name}" for t in types))  # a class and its instances differ
     cacheable = bool(types) and all(t.full_name and t.module_path and t.module_name != "__main__" for t in types)
     if cacheable and key in _ATTRIBUTES:
         return _ATTRIBUTES[key]
