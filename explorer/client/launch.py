@@ -43,7 +43,9 @@ _BOOT = "import sys; del sys.path[0]; from explorer.client.launch import serve; 
 
 def kernel_argv() -> list[str]:
     """Command line of a kernel that runs in this very Python, with our extension loaded at start."""
-    return [sys.executable, "-c", _BOOT, "-f", "{connection_file}", f"--ext={protocol.EXTENSION}"]
+    # Completion without jedi's per-name type and signature (80-220 ms of a 100 ms budget for `t.`; 12 ms without).
+    return [sys.executable, "-c", _BOOT, "-f", "{connection_file}", f"--ext={protocol.EXTENSION}",
+            "--IPCompleter.jedi_compute_type_timeout=0"]
 
 
 def kernel_env(die_with_parent: bool = False) -> dict[str, str]:

@@ -43,11 +43,23 @@ def type_code(qtbot, window, code: str) -> None:
     window.editor.textCursor().removeSelectedText()
     lines = code.split("\n")
     for i, line in enumerate(lines):
-        if line:
-            qtbot.keyClicks(window.editor, line)
+        # The editor indents new lines itself (as Python wants): type each line's text after
+        # bringing the indentation to the line's own, with Backspace and spaces, as a user would.
+        indent_to(qtbot, window.editor, len(line) - len(line.lstrip(" ")))
+        if line.strip():
+            qtbot.keyClicks(window.editor, line.lstrip(" "))
         if i < len(lines) - 1:
             qtbot.keyClick(window.editor, Qt.Key.Key_Return)  # QTest cannot type "\n" as text
     assert window.editor.toPlainText() == code
+
+
+def indent_to(qtbot, editor, width: int) -> None:
+    """Bring the blank start of the cursor's line to *width* spaces: Backspace removes a level, spaces add."""
+    while editor.textCursor().positionInBlock() > width:
+        qtbot.keyClick(editor, Qt.Key.Key_Backspace)
+    missing = width - editor.textCursor().positionInBlock()
+    if missing > 0:
+        qtbot.keyClicks(editor, " " * missing)
 
 
 def press(qtbot, window, key, modifier=Qt.KeyboardModifier.NoModifier, wait_run: bool = True) -> None:

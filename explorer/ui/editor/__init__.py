@@ -1,1 +1,1 @@
-"""The code editor: line numbers, cells, highlighting and the error marker."""
+"""The code pane: the editor widget and its behaviours, one small module each (see code_editor_widget)."""

@@ -1,22 +1,20 @@
-"""Syntax colours for the code pane, from Pygments' Python lexer and a Pygments style."""
+"""Syntax colours for the code pane: :mod:`python_tokens` spans in the colours of a Pygments style."""
 
 from __future__ import annotations
 
-from pygments.lexers import PythonLexer
 from pygments.styles import get_style_by_name
-from pygments.token import Token, _TokenType
-from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+from pygments.token import _TokenType
+from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextBlock, QTextCharFormat, QTextDocument
 
-_OPEN, _IN_DOUBLE, _IN_SINGLE = 0, 1, 2
-_QUOTES = {_IN_DOUBLE: '"""', _IN_SINGLE: "'''"}
+from explorer.ui.editor.line_range import utf16_len
+from explorer.ui.editor.python_tokens import OPEN, QUOTES, tokens
 
 
 class PythonHighlighter(QSyntaxHighlighter):
-    """Highlights one line at a time; block state remembers open triple-quoted strings."""
+    """Highlights one line at a time; the block state remembers a triple-quoted string left open."""
 
     def __init__(self, document: QTextDocument, style: str = "friendly") -> None:
         super().__init__(document)
-        self._lexer = PythonLexer(stripnl=False, ensurenl=False)
         self._formats: dict[_TokenType, QTextCharFormat] = {}
         self._style = get_style_by_name(style)
 
@@ -35,31 +33,19 @@ class PythonHighlighter(QSyntaxHighlighter):
         return fmt
 
     def highlightBlock(self, text: str) -> None:
-        state = max(self.previousBlockState(), _OPEN)
-        prefix = _QUOTES.get(state, "")
-        for start, token, value in self._lexer.get_tokens_unprocessed(prefix + text):
-            begin = max(start - len(prefix), 0)
-            length = start + len(value) - len(prefix) - begin
-            if length > 0 and token is not Token.Text:
-                self.setFormat(begin, length, self._format(token))
-        self.setCurrentBlockState(_next_state(state, text))
+        spans, state = tokens(text, max(self.previousBlockState(), OPEN))
+        fmt = self._format
+        wide = not text.isascii() and max(text) > "\uffff"  # Qt counts UTF-16 units: an emoji takes two
+        for start, length, token in spans:
+            if wide:
+                start, length = utf16_len(text[:start]), utf16_len(text[start:start + length])
+            self.setFormat(start, length, fmt(token))
+        self.setCurrentBlockState(state)
 
 
-def _next_state(state: int, text: str) -> int:
-    """Track whether a triple-quoted string is still open after this line."""
-    position = 0
-    while True:
-        if state == _OPEN:
-            hits = [(text.find(q, position), s) for s, q in _QUOTES.items() if text.find(q, position) >= 0]
-            if not hits:
-                return _OPEN
-            index, state = min(hits)
-            position = index + 3
-        else:
-            index = text.find(_QUOTES[state], position)
-            if index < 0:
-                return state
-            state, position = _OPEN, index + 3
+def starts_in_string(block: QTextBlock) -> bool:
+    """Whether *block* begins inside a triple-quoted string (as far as the highlighter has seen)."""
+    return block.previous().userState() in QUOTES
 
 
-__all__ = ["PythonHighlighter"]
+__all__ = ["PythonHighlighter", "starts_in_string"]

@@ -12,6 +12,23 @@
     </message>
 </context>
 <context>
+    <name>FindBarWidget</name>
+    <message numerus="yes">
+        <source>%n replaced</source>
+        <translation>
+            <numerusform>%n replaced</numerusform>
+            <numerusform>%n replaced</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n match</numerusform>
+            <numerusform>%n matches</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>GraphView</name>
     <message numerus="yes">
         <source>Only the first %n node(s) are shown.</source>

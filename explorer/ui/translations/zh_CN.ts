@@ -9,6 +9,153 @@
     </message>
 </context>
 <context>
+    <name>CodeEditor</name>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Undo the last edit</source>
+        <translation>撤销上一次编辑</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Redo the edit just undone</source>
+        <translation>恢复刚才撤销的编辑</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>剪切(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Cut the selection to the clipboard</source>
+        <translation>把选中的内容剪切到剪贴板</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the selection to the clipboard</source>
+        <translation>把选中的内容复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Paste the clipboard</source>
+        <translation>粘贴剪贴板里的内容</translation>
+    </message>
+    <message>
+        <source>Select &amp;All</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Select the whole script</source>
+        <translation>选中整个脚本</translation>
+    </message>
+    <message>
+        <source>Toggle &amp;Comment</source>
+        <translation>注释/取消注释(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Comment the selected lines out with #, or back in</source>
+        <translation>用 # 把选中的行注释掉，或者取消注释</translation>
+    </message>
+    <message>
+        <source>&amp;Indent</source>
+        <translation>增加缩进(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Indent the selected lines one level (4 spaces)</source>
+        <translation>选中的行增加一级缩进（4 个空格）</translation>
+    </message>
+    <message>
+        <source>&amp;Dedent</source>
+        <translation>减少缩进(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Remove one level of indentation from the selected lines</source>
+        <translation>选中的行减少一级缩进</translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate Line</source>
+        <translation>复制当前行(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Copy the selected lines below themselves</source>
+        <translation>把选中的行复制一份，放在它们下面</translation>
+    </message>
+    <message>
+        <source>Move Line U&amp;p</source>
+        <translation>上移一行(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Move the selected lines up by one line</source>
+        <translation>把选中的行向上移动一行</translation>
+    </message>
+    <message>
+        <source>Move Line Do&amp;wn</source>
+        <translation>下移一行(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Move the selected lines down by one line</source>
+        <translation>把选中的行向下移动一行</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find text in the script</source>
+        <translation>在脚本里查找文字</translation>
+    </message>
+    <message>
+        <source>Find &amp;Next</source>
+        <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Go to the next match</source>
+        <translation>跳到下一个匹配</translation>
+    </message>
+    <message>
+        <source>Find Pre&amp;vious</source>
+        <translation>查找上一个(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Go to the previous match</source>
+        <translation>跳到上一个匹配</translation>
+    </message>
+    <message>
+        <source>R&amp;eplace…</source>
+        <translation>替换(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Find text and replace it</source>
+        <translation>查找文字并替换</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Line…</source>
+        <translation>跳到行(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Jump to a line by its number</source>
+        <translation>输入行号，跳到那一行</translation>
+    </message>
+    <message>
+        <source>Complete C&amp;ode</source>
+        <translation>代码补全(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show the names that can follow: the kernel&apos;s live objects, or the script&apos;s text while the kernel is busy</source>
+        <translation>列出接下来可以写的名字：来自内核里正在运行的对象；内核忙的时候，根据脚本的文字推断</translation>
+    </message>
+</context>
+<context>
     <name>DetailTabsWidget</name>
     <message>
         <source>Image</source>
@@ -102,6 +249,81 @@
     </message>
 </context>
 <context>
+    <name>FindBarWidget</name>
+    <message>
+        <source>Find</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <source>Replace with</source>
+        <translation>替换为</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter, Shift+F3)</source>
+        <translation>上一个匹配（Shift+Enter、Shift+F3）</translation>
+    </message>
+    <message>
+        <source>Next match (Enter, F3)</source>
+        <translation>下一个匹配（Enter、F3）</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭（Esc）</translation>
+    </message>
+    <message>
+        <source>Match case (Alt+C)</source>
+        <translation>区分大小写（Alt+C）</translation>
+    </message>
+    <message>
+        <source>Whole words only (Alt+W)</source>
+        <translation>全字匹配（Alt+W）</translation>
+    </message>
+    <message>
+        <source>Regular expression (Python re syntax; \1 in the replacement is the first group)</source>
+        <translation>正则表达式（Python re 的写法；替换内容里的 \1 表示第一个分组）</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>替换</translation>
+    </message>
+    <message>
+        <source>Replace this match and go to the next (Enter in the replace field)</source>
+        <translation>替换这一处，并跳到下一处（在替换框里按 Enter）</translation>
+    </message>
+    <message>
+        <source>Replace All</source>
+        <translation>全部替换</translation>
+    </message>
+    <message>
+        <source>Replace every match (Ctrl+Alt+Enter in the replace field; one Ctrl+Z undoes it)</source>
+        <translation>替换所有匹配（在替换框里按 Ctrl+Alt+Enter；按一次 Ctrl+Z 即可全部撤销）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replaced</source>
+        <translation>
+            <numerusform>已替换 %n 处</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Invalid pattern: {error}</source>
+        <translation>表达式有误：{error}</translation>
+    </message>
+    <message>
+        <source>No results</source>
+        <translation>没有找到</translation>
+    </message>
+    <message>
+        <source>{current} of {total}</source>
+        <translation>第 {current} 处，共 {total} 处</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>共 %n 处匹配</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>FramesWidget</name>
     <message>
         <source>The frames are gone: {why}</source>
@@ -146,6 +368,17 @@
     <message>
         <source>Whose variables the inspector, the image and the values show: the namespace, or one function call of the traceback</source>
         <translation>变量列表、图像和数值显示哪里的变量：整个命名空间，或者回溯中的某一次函数调用</translation>
+    </message>
+</context>
+<context>
+    <name>GoToLineBar</name>
+    <message>
+        <source>Go to line (1-{last}):</source>
+        <translation>跳到第几行（1-{last}）：</translation>
+    </message>
+    <message>
+        <source>Type a line number from 1 to {last}</source>
+        <translation>请输入 1 到 {last} 之间的行号</translation>
     </message>
 </context>
 <context>
@@ -897,6 +1130,10 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
         <source>Recent &amp;Files</source>
         <translation>最近打开的文件(&amp;F)</translation>
     </message>
@@ -1112,6 +1349,25 @@ cols = t[:, 1:3]
     <message>
         <source>Show this pane big; the others wait in this strip ({key}, F6 for the next one)</source>
         <translation>放大显示这个面板，其他面板收在这一栏里（{key}；按 F6 切换到下一个）</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Menu</source>
+        <translation>菜单</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
     </message>
 </context>
 <context>
@@ -1505,10 +1761,6 @@ Load anyway — this runs code from the file. Only do this for files you trust.<
 See what every tensor is: shape, dtype, device, strides, shared memory, autograd and images.</source>
         <translation>Tensor Explorer {version}
 看清每个张量：形状、数据类型、设备、步长、共享内存、自动求导和图像。</translation>
-    </message>
-    <message>
-        <source>Keyboard Shortcuts</source>
-        <translation>键盘快捷键</translation>
     </message>
 </context>
 <context>

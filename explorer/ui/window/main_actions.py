@@ -10,6 +10,8 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QStyle, QToolBar
 
+from explorer.ui.editor import edit_actions
+
 
 @dataclass
 class Spec:
@@ -83,7 +85,9 @@ def build(w: QMainWindow) -> Actions:
         w.addAction(action)
         actions.by_key[spec.key] = action
     bar = w.menuBar()
+    actions.by_key.update(w.editor.edit_actions)  # type: ignore[attr-defined]  # the Edit menu is the editor's
     for menu_key, keys in (("file", ("new", "open", "open_data", "|recent", "-", "save", "save_as", "-", "quit")),
+                           ("edit", _edit_menu()),
                            ("run", ("run_file", "run_cell", "run_cell_advance", "run_selection", "-", "step", "step_back",
                                     "run_to_cursor", "-", "stop", "restart")),
                            ("view", ("presentation", "focus_editor", "focus_inspector", "focus_details", "next_pane", "-",
@@ -111,6 +115,14 @@ def build(w: QMainWindow) -> Actions:
     return actions
 
 
+def _edit_menu() -> tuple[str, ...]:
+    """The editor's actions in the order they are listed, a separator before each group."""
+    keys: list[str] = []
+    for key in edit_actions.SHORTCUTS:
+        keys += ["-", key] if key in edit_actions.GROUP_STARTS else [key]
+    return tuple(keys)
+
+
 def retranslate(w: QMainWindow, actions: Actions) -> None:
     """Set every text again (after a language change)."""
     for spec in specs(w):
@@ -120,7 +132,7 @@ def retranslate(w: QMainWindow, actions: Actions) -> None:
         action.setToolTip(f"{spec.tip}" + (f" [{keys}]" if keys and keys not in spec.tip else ""))
         action.setStatusTip(spec.tip)
     #: Menu titles; the letter after & is the keyboard access key.
-    titles = {"file": QCoreApplication.translate("MainActions", "&File"), "run": QCoreApplication.translate("MainActions", "&Run"), "view": QCoreApplication.translate("MainActions", "&View"), "lessons": QCoreApplication.translate("MainActions", "&Lessons"), "help": QCoreApplication.translate("MainActions", "&Help")}
+    titles = {"file": QCoreApplication.translate("MainActions", "&File"), "edit": QCoreApplication.translate("MainActions", "&Edit"), "run": QCoreApplication.translate("MainActions", "&Run"), "view": QCoreApplication.translate("MainActions", "&View"), "lessons": QCoreApplication.translate("MainActions", "&Lessons"), "help": QCoreApplication.translate("MainActions", "&Help")}
     for key, menu in actions.menus.items():
         menu.setTitle(titles[key])
     if actions.recent_menu is not None:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import protocol
+from explorer.client.completion import KernelCompletion
 from explorer.client.run_queue import Run, RunQueue
 from explorer.ui.app_state import AppState
 from explorer.ui.banner_widget import BannerWidget
@@ -80,6 +81,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
     # -- construction -----------------------------------------------------------------
     def _build_widgets(self, console: QWidget | None) -> None:
         self.editor = CodeEditorWidget(self)
+        self.editor.set_completion_source(KernelCompletion(self.session, self))
         self.console = console or QLabel(self.tr("Starting the Python kernel…"), self)
         self.error_card = ErrorCardView(self)
         self.error_card.hide()

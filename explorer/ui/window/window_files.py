@@ -7,7 +7,6 @@ window's own widgets (editor, loader, banner, recovery).
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 
 from PySide6.QtCore import QObject, QSettings
@@ -20,7 +19,6 @@ from explorer.ui.window.host import WindowHost
 BOTH_KEY = "lessons/both_languages"
 DATA_PATTERNS = "*.npy *.npz *.pt *.pth *.safetensors *.png *.jpg *.jpeg *.bmp *.gif *.tif *.tiff *.webp"
 MAX_RECENT = 10
-_MNEMONIC = re.compile(r"\(&\w\)|&(?=\w)")
 
 
 class WindowFilesMixin(WindowHost):
@@ -268,9 +266,9 @@ class WindowFilesMixin(WindowHost):
             "Tensor Explorer {version}\nSee what every tensor is: shape, dtype, device, strides, shared memory, autograd and images.").format(version=__version__))
 
     def show_shortcuts(self) -> None:
-        # "运行文件(&F)" -> "运行文件", "Run &File" -> "Run File": the access key is no part of the name.
-        lines = [f"{_MNEMONIC.sub('', a.text())}: {a.shortcut().toString()}" for a in self.actions_.by_key.values() if not a.shortcut().isEmpty()]
-        QMessageBox.information(self, self.tr("Keyboard Shortcuts"), "\n".join(lines))
+        from explorer.ui.window.shortcuts_dialog import ShortcutsDialog
+
+        ShortcutsDialog(self).exec()
 
 
 class FileCountText(QObject):
