@@ -13,7 +13,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QSocketNotifier, QTimer
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QIcon, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 if TYPE_CHECKING:
@@ -44,6 +44,9 @@ def make_console(session: KernelSession) -> Any:
     console.kernel_client = session.console_client()
 
     console.set_default_style("lightbg")
+    # Its "Save as HTML" also wants Ctrl+S: with the console focused Qt found the shortcut
+    # ambiguous and saved nothing. The window's Save wins; the export stays in the context menu.
+    console.export_action.setShortcut(QKeySequence())
     return console
 
 

@@ -92,3 +92,27 @@ def test_saving_keeps_the_files_permissions_and_writes_through_a_link(qtbot, tmp
     assert stat.S_IMODE(real.stat().st_mode) == 0o600
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
     window.close()
+
+
+def test_ctrl_s_saves_also_while_the_console_has_the_focus(qtbot, tmp_path) -> None:
+    """qtconsole's "Save as HTML" also took Ctrl+S: Qt found the shortcut ambiguous and nothing was saved."""
+    from explorer.app import make_console
+
+    class NoKernel:
+        manager = None
+
+        def console_client(self) -> None:
+            return None
+
+    script = tmp_path / "from_console.py"
+    script.write_text("")
+    window = quiet_window(qtbot, files=[str(script)])
+    window.attach_console(make_console(NoKernel()))
+    type_keys(qtbot, window, "kept = 1\n")
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.console._control.setFocus()
+    qtbot.waitUntil(window.console._control.hasFocus)
+    qtbot.keyClick(window.console._control, Qt.Key.Key_S, CTRL)
+    assert script.read_text() == "kept = 1\n" and not window.isWindowModified()
+    window.close()

@@ -29,12 +29,13 @@ class WindowDiskMixin(WindowFilesMixin):
             self.banner.show_message(
                 self.tr("{name} changed on disk, and the editor has changes that are not saved. Reload the file "
                         "(your changes are lost), or keep yours (Save then overwrites the file)?").format(name=name),
-                "warning", [(self.tr("Reload"), lambda: self._on_banner_reload(path)), (self.tr("Keep Mine"), lambda: None)],
+                "warning", [(self.tr("Reload"), lambda: self._on_banner_reload(path)), (self.tr("Keep Mine"), self.editor.setFocus)],
                 topic="disk")
 
     def _on_banner_reload(self, path: str) -> None:
         if path != self.file_path:
             return
+        self.editor.setFocus()
         try:
             self._reload(read_script(path))
         except (OSError, UnicodeDecodeError) as exc:

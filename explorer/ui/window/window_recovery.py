@@ -79,6 +79,7 @@ class WindowRecoveryMixin(WindowFilesMixin):
             self._restore(offer)
         else:
             offer.discard()
+            self.editor.setFocus()
         self._offer_next()
 
     def _restore(self, offer: Orphan) -> None:
@@ -89,6 +90,7 @@ class WindowRecoveryMixin(WindowFilesMixin):
             self.recovery.lesson = offer.lesson
         self.editor.document().setModified(True)
         self._update_title()
+        self.editor.setFocus()  # the banner's button had it: typing and Ctrl+S go on in the text
         # This window's own file first, then the old one goes: never a moment without a copy on disk.
         if self.recovery.save_now():
             offer.discard()
