@@ -1548,11 +1548,11 @@ See what every tensor is: shape, dtype, device, strides, shared memory, autograd
     </message>
     <message>
         <source>Tensor Explorer was closed with unsaved changes in {where} (kept at {time}). Restore them?</source>
-        <translation>上次关闭 Tensor Explorer 时，{where} 里还有未保存的修改（保存于 {time}）。要恢复吗？</translation>
+        <translation>上次关闭 Tensor Explorer 时还有未保存的修改（{where}，保留于 {time}）。要恢复吗？</translation>
     </message>
     <message>
         <source>Tensor Explorer did not close normally. Restore the unsaved text of {where} (autosaved at {time})?</source>
-        <translation>Tensor Explorer 上次没有正常关闭。要恢复 {where} 中未保存的内容吗（自动保存于 {time}）？</translation>
+        <translation>Tensor Explorer 上次没有正常关闭，留下了未保存的内容（{where}，自动保存于 {time}）。要恢复吗？</translation>
     </message>
     <message>
         <source>({count} texts to restore: this is the newest.)</source>
