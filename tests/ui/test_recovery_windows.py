@@ -95,3 +95,19 @@ def test_the_shared_file_of_earlier_releases_is_offered_too(qtbot, folder) -> No
     assert window.editor.toPlainText() == "legacy = 1"
     assert not os.path.exists(os.path.join(folder, "recovery.json"))
     _close(window)
+
+
+def test_two_windows_in_one_process_keep_separate_files_and_rewrite_a_lost_one(qtbot, folder) -> None:
+    first, second = quiet_window(qtbot), quiet_window(qtbot)
+    type_keys(qtbot, first, "alpha = 1")
+    type_keys(qtbot, second, "beta = 2")
+    first.recovery.save_now()
+    second.recovery.save_now()
+    assert recovery_texts(folder) == ["alpha = 1", "beta = 2"]
+    second.editor.document().setModified(False)  # e.g. saved; then closed normally
+    second.close()
+    assert recovery_texts(folder) == ["alpha = 1"]
+    os.remove(first.recovery.path)  # lost (a cleaner, a user): the next tick writes it again
+    first.recovery.save_now()
+    assert recovery_texts(folder) == ["alpha = 1"]
+    _close(first)
