@@ -146,3 +146,16 @@ def test_logout_with_autosave_off_asks_and_cancel_stops_the_logout(qtbot, tmp_pa
     assert manager.calls == ["allowsInteraction", "cancel", "release"]
     window.editor.document().setModified(False)
     window.close()
+
+
+def test_an_edited_lesson_comes_back_as_that_lesson(qtbot, folder) -> None:
+    window = quiet_window(qtbot)
+    window.open_lesson_by_id("03")
+    type_keys(qtbot, window, "\n# my own note")
+    window.close()
+    second = quiet_window(qtbot)
+    assert second.editor.toPlainText().endswith("\n# my own note") and second.lesson_open()
+    assert second.windowTitle() == "Indexing, slicing and views[*] — Tensor Explorer" and second.isWindowModified()
+    assert "Indexing, slicing and views" in second.statusBar().currentMessage()
+    second.editor.document().setModified(False)
+    second.close()

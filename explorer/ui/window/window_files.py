@@ -142,10 +142,14 @@ class WindowFilesMixin(WindowHost):
         """The file's name, the lesson's title, or "untitled"."""
         if self.file_path:
             return os.path.basename(self.file_path)
-        lesson = next((x for x in LESSONS if x["path"] == self._lesson_path), None) if self.lesson_open() else None
-        if lesson is not None:
-            return lesson["title_zh"] if self.language == "zh_CN" else lesson["title_en"]
-        return self.tr("untitled")
+        return self._lesson_title(self._lesson_path) or self.tr("untitled")
+
+    def _lesson_title(self, path: str | None) -> str | None:
+        """The title of the built-in lesson at *path*, in the interface's language."""
+        lesson = next((x for x in LESSONS if x["path"] == path), None) if path else None
+        if lesson is None:
+            return None
+        return lesson["title_zh"] if self.language == "zh_CN" else lesson["title_en"]
 
     def _update_title(self) -> None:
         # [*] is where Qt shows the unsaved-changes mark, while the window is "modified".

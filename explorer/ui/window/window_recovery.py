@@ -67,7 +67,7 @@ class WindowRecoveryMixin(WindowFilesMixin):
                                  topic=TOPIC, on_close=self._show_autosave_notice)
 
     def _where(self, offer: Orphan) -> str:
-        return offer.file or self.tr("an untitled script")
+        return offer.file or self._lesson_title(offer.lesson) or self.tr("an untitled script")
 
     def _answer_offer(self, offer: Orphan, restore: bool) -> None:
         """Restore puts the text in the editor (asking first about text there); Discard deletes the file."""
