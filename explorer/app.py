@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import signal
+import socket
 import sys
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QTimer
-from PySide6.QtGui import QIcon
+from PySide6.QtCore import QCoreApplication, QSocketNotifier, QTimer
+from PySide6.QtGui import QIcon, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 if TYPE_CHECKING:
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
 KERNEL_START_DELAY_MS = 30
 # After the kernel, the console and the detail views exist: the start-up objects are made by then.
 GC_FREEZE_DELAY_MS = 3000
+_KEPT: list[Any] = []
 
 
 def app_icon() -> QIcon:
@@ -41,6 +44,9 @@ def make_console(session: KernelSession) -> Any:
     console.kernel_client = session.console_client()
 
     console.set_default_style("lightbg")
+    # Its "Save as HTML" also wants Ctrl+S: with the console focused Qt found the shortcut
+    # ambiguous and saved nothing. The window's Save wins; the export stays in the context menu.
+    console.export_action.setShortcut(QKeySequence())
     return console
 
 
@@ -84,16 +90,44 @@ def run_app(options: argparse.Namespace) -> int:
     QCoreApplication.setOrganizationName("TensorExplorer")
     QCoreApplication.setApplicationName("Tensor Explorer")
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)  # the window needs widgets: never a bare QCoreApplication
     QApplication.setWindowIcon(app_icon())
     window, session = create_window(options)
     window.show()
-    signal.signal(signal.SIGINT, lambda *_: app.quit())
-    # The window goes at once; a worker thread stops the kernel (the process waits for it).
+    _close_on_signals(app)
+    # Logout: unsaved text is kept as on any quit (asks only when autosave is off and the session lets it).
+    app.commitDataRequest.connect(window.commit_data)
+    # However the app ends, unsaved text is kept first (a no-op when the window closed already);
+    # then the window goes at once and a worker thread stops the kernel (the process waits for it).
+    app.aboutToQuit.connect(lambda: window.prepare_to_close(interactive=False))
     app.aboutToQuit.connect(lambda: session.shutdown(wait=False))
     # Objects made while starting (Qt wrappers, matplotlib, qtconsole) never die: keep them out
     # of the cyclic GC's full passes, which otherwise stall the window mid-refresh.
     QTimer.singleShot(GC_FREEZE_DELAY_MS, _freeze_startup_objects)
     return app.exec()
+
+
+def _close_on_signals(app: QApplication) -> None:
+    """SIGTERM, SIGINT and SIGHUP close the windows as Ctrl+Q does (unsaved text is kept), then the app quits.
+
+    Python runs a signal handler only between bytecodes, and the event loop waits in C++:
+    the wake-up socket lets the loop wake at once and run it.
+    """
+    reader, writer = socket.socketpair()
+    reader.setblocking(False)
+    writer.setblocking(False)
+    signal.set_wakeup_fd(writer.fileno())
+    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read, app)
+    notifier.activated.connect(lambda: _drain(reader))
+    _KEPT.extend((reader, writer, notifier))  # alive as long as the process
+    for name in ("SIGTERM", "SIGINT", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), lambda *_: QTimer.singleShot(0, app.closeAllWindows))
+
+
+def _drain(reader: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        reader.recv(512)
 
 
 def _freeze_startup_objects() -> None:

@@ -31,8 +31,9 @@ class BannerWidget(QFrame):
         self.hide()
 
     def show_message(self, text: str, kind: str = "info",
-                     buttons: list[tuple[str, Callable[[], None]]] | None = None, topic: str = "") -> None:
-        """Show *text*; each button runs its callback and closes the banner."""
+                     buttons: list[tuple[str, Callable[[], None]]] | None = None, topic: str = "",
+                     on_close: Callable[[], None] | None = None) -> None:
+        """Show *text*; each button runs its callback and closes the banner (Close runs *on_close*)."""
         self._topic = topic
         colors = {"info": "#e8f1fb", "warning": "#fff4e0", "error": "#fdecea"}
         # A palette, not a style sheet: style sheets stop the presentation-mode font from reaching the text.
@@ -45,7 +46,7 @@ class BannerWidget(QFrame):
         for button in self._buttons:
             button.deleteLater()
         self._buttons = []
-        for title, callback in (buttons or []) + [(self.tr("Close"), lambda: None)]:
+        for title, callback in (buttons or []) + [(self.tr("Close"), on_close or (lambda: None))]:
             button = QPushButton(title, self)
             button.clicked.connect(lambda _=False, cb=callback: self._close_then(cb))
             self._layout.addWidget(button)

@@ -130,6 +130,7 @@ def test_a_killed_window_offers_the_unsaved_text_back(tmp_path) -> None:
         window, session = create_window(argparse.Namespace(lang="en", files=[], presentation=False, lesson=None))
         window.show()
         window.editor.setPlainText("typed_before_the_kill = 42\\n")
+        window.editor.document().setModified(True)  # as typing leaves it: only unsaved text is autosaved
         window.recovery.saved.connect(lambda: print("SAVED", flush=True))
         app.exec()
     """))

@@ -33,6 +33,7 @@ def test_unsaved_text_is_offered_back_after_a_crash(qtbot) -> None:
     try:
         type_code(qtbot, window, "precious = 'typed before the crash'")
         window.recovery.save_now()  # the 3-second timer would do the same
+        window.recovery.release()  # what a killed process leaves: a lock nobody holds (tests/ui/test_recovery_windows.py kills real ones)
     finally:
         session.shutdown()  # no closeEvent: as if the app was killed
     second, session2 = open_window(qtbot, keep_recovery=True)
@@ -51,15 +52,14 @@ def test_a_normal_close_with_unsaved_changes_is_not_called_a_crash(qtbot) -> Non
     window, session = open_window(qtbot)
     try:
         type_code(qtbot, window, "kept = 'typed, then the window closed'")
-        window.close()  # a normal quit: the text is kept for next time, honestly described
+        window.close()  # a normal quit: the text is kept for next time (hot exit)
     finally:
         session.shutdown()
     second, session2 = open_window(qtbot, keep_recovery=True)
     try:
-        assert "closed with unsaved changes" in second.banner.text()
-        assert "did not close normally" not in second.banner.text()
-        second.banner.click("Restore")
-        assert second.editor.toPlainText() == "kept = 'typed, then the window closed'"
+        assert second.editor.toPlainText() == "kept = 'typed, then the window closed'"  # back, silently
+        assert second.editor.document().isModified()
+        assert not second.banner.isVisible(), second.banner.text()
     finally:
         second.editor.document().setModified(False)
         second.close()

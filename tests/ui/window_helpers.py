@@ -14,13 +14,13 @@ TIMEOUT = 90_000
 
 
 def open_window(qtbot, keep_recovery: bool = False, **options):
-    """The real window with a real kernel; a recovery file left by an earlier test is removed unless kept."""
+    """The real window with a real kernel; text an earlier test's window left behind is discarded unless kept."""
     if not keep_recovery:
-        from explorer.ui.window.recovery import recovery_dir
+        from explorer.ui.window.recovery import claim_orphans, recovery_dir
 
-        path = os.path.join(recovery_dir(), "recovery.json")
-        if os.path.exists(path):
-            os.remove(path)
+        if os.path.isdir(recovery_dir()):
+            for orphan in claim_orphans(recovery_dir()):  # never a window's that still runs
+                orphan.discard()
     QCoreApplication.setOrganizationName("TensorExplorerTests")
     QCoreApplication.setApplicationName("Tensor Explorer Tests")
     settings = {"lang": "en", "files": [], "presentation": False, "lesson": None, **options}

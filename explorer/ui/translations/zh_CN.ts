@@ -945,10 +945,6 @@
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <source>Close Tensor Explorer</source>
-        <translation>关闭 Tensor Explorer</translation>
-    </message>
-    <message>
         <source>Run &amp;File</source>
         <translation>运行文件(&amp;F)</translation>
     </message>
@@ -1140,6 +1136,10 @@
     <message>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Close Tensor Explorer; unsaved text comes back at the next start</source>
+        <translation>关闭 Tensor Explorer；未保存的内容下次启动时会自动恢复</translation>
     </message>
 </context>
 <context>
@@ -1349,6 +1349,17 @@ cols = t[:, 1:3]
     <message>
         <source>Show this pane big; the others wait in this strip ({key}, F6 for the next one)</source>
         <translation>放大显示这个面板，其他面板收在这一栏里（{key}；按 F6 切换到下一个）</translation>
+    </message>
+</context>
+<context>
+    <name>RecentFilesMenu</name>
+    <message>
+        <source>(not found)</source>
+        <translation>（找不到了）</translation>
+    </message>
+    <message>
+        <source>&amp;Clear Recent Files</source>
+        <translation>清空最近文件列表(&amp;C)</translation>
     </message>
 </context>
 <context>
@@ -1658,6 +1669,33 @@ cols = t[:, 1:3]
     </message>
 </context>
 <context>
+    <name>WindowDiskMixin</name>
+    <message>
+        <source>Reloaded {name}: it changed on disk</source>
+        <translation>{name} 在磁盘上被改动过，已重新载入</translation>
+    </message>
+    <message>
+        <source>{name} changed on disk, and the editor has changes that are not saved. Reload the file (your changes are lost), or keep yours (Save then overwrites the file)?</source>
+        <translation>{name} 在磁盘上被改动了，而编辑器里还有没保存的修改。是重新载入文件（你的修改会丢失），还是保留你的版本（之后保存会覆盖磁盘上的文件）？</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新载入</translation>
+    </message>
+    <message>
+        <source>Keep Mine</source>
+        <translation>保留我的</translation>
+    </message>
+    <message>
+        <source>{path} could not be opened: {why}</source>
+        <translation>无法打开 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>{name} was deleted or moved away on disk. Your text is still here: Save writes the file again.</source>
+        <translation>磁盘上的 {name} 已被删除或移走。你的代码还在编辑器里：保存一下就会重新写出这个文件。</translation>
+    </message>
+</context>
+<context>
     <name>WindowFilesMixin</name>
     <message>
         <source>Open Script</source>
@@ -1733,16 +1771,44 @@ Load anyway — this runs code from the file. Only do this for files you trust.<
         <translation>没有名为 {name} 的课程。</translation>
     </message>
     <message>
-        <source>an untitled script</source>
-        <translation>未命名脚本</translation>
+        <source>About Tensor Explorer</source>
+        <translation>关于 Tensor Explorer</translation>
     </message>
     <message>
-        <source>Tensor Explorer was closed with unsaved changes in {where}. Restore them?</source>
-        <translation>上次关闭 Tensor Explorer 时，{where} 里还有未保存的修改。要恢复吗？</translation>
+        <source>Tensor Explorer {version}
+See what every tensor is: shape, dtype, device, strides, shared memory, autograd and images.</source>
+        <translation>Tensor Explorer {version}
+看清每个张量：形状、数据类型、设备、步长、共享内存、自动求导和图像。</translation>
     </message>
     <message>
-        <source>Tensor Explorer did not close normally. Restore the unsaved text of {where}?</source>
-        <translation>Tensor Explorer 上次没有正常关闭。要恢复 {where} 中未保存的内容吗？</translation>
+        <source>{path} no longer exists; it was taken off Recent Files.</source>
+        <translation>{path} 已经不存在，已从最近文件列表中移除。</translation>
+    </message>
+</context>
+<context>
+    <name>WindowLayoutMixin</name>
+    <message>
+        <source>No Chinese font was found for the charts, so their Chinese labels show as boxes: install one (for example fonts-noto-cjk) and restart.</source>
+        <translation>没有找到可用于图表的中文字体，图表中的中文标签会显示成方框：请安装一个中文字体（例如 fonts-noto-cjk）后重新启动。</translation>
+    </message>
+</context>
+<context>
+    <name>WindowRecoveryMixin</name>
+    <message>
+        <source>Your unsaved text from last time is back: {where}</source>
+        <translation>上次没保存的内容已经恢复：{where}</translation>
+    </message>
+    <message>
+        <source>Tensor Explorer was closed with unsaved changes in {where} (kept at {time}). Restore them?</source>
+        <translation>上次关闭 Tensor Explorer 时还有未保存的修改（{where}，保留于 {time}）。要恢复吗？</translation>
+    </message>
+    <message>
+        <source>Tensor Explorer did not close normally. Restore the unsaved text of {where} (autosaved at {time})?</source>
+        <translation>Tensor Explorer 上次没有正常关闭，留下了未保存的内容（{where}，自动保存于 {time}）。要恢复吗？</translation>
+    </message>
+    <message>
+        <source>({count} texts to restore: this is the newest.)</source>
+        <translation>（共有 {count} 份内容可以恢复，这是最新的一份。）</translation>
     </message>
     <message>
         <source>Restore</source>
@@ -1753,21 +1819,20 @@ Load anyway — this runs code from the file. Only do this for files you trust.<
         <translation>丢弃</translation>
     </message>
     <message>
-        <source>About Tensor Explorer</source>
-        <translation>关于 Tensor Explorer</translation>
+        <source>an untitled script</source>
+        <translation>未命名脚本</translation>
     </message>
     <message>
-        <source>Tensor Explorer {version}
-See what every tensor is: shape, dtype, device, strides, shared memory, autograd and images.</source>
-        <translation>Tensor Explorer {version}
-看清每个张量：形状、数据类型、设备、步长、共享内存、自动求导和图像。</translation>
+        <source>Autosave off</source>
+        <translation>自动保存已关闭</translation>
     </message>
-</context>
-<context>
-    <name>WindowLayoutMixin</name>
     <message>
-        <source>No Chinese font was found for the charts, so their Chinese labels show as boxes: install one (for example fonts-noto-cjk) and restart.</source>
-        <translation>没有找到可用于图表的中文字体，图表中的中文标签会显示成方框：请安装一个中文字体（例如 fonts-noto-cjk）后重新启动。</translation>
+        <source>Autosave is off: {why}. Unsaved text will not survive a crash; save it with Ctrl+S. Closing the window will ask about unsaved changes.</source>
+        <translation>自动保存已关闭：{why}。程序一旦崩溃，没保存的内容就找不回来了，请用 Ctrl+S 随时保存。关闭窗口时会先询问如何处理未保存的修改。</translation>
+    </message>
+    <message>
+        <source>{name} has changes that are not saved, and autosave is off. Save them before closing?</source>
+        <translation>{name} 有尚未保存的修改，而自动保存已关闭。关闭前要先保存吗？</translation>
     </message>
 </context>
 <context>

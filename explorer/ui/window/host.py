@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from explorer.ui.inspector.inspector_model import InspectorModel
     from explorer.ui.inspector.inspector_view import InspectorView
     from explorer.ui.window.data_loader import DataLoader
+    from explorer.ui.window.file_watch import DiskWatch
     from explorer.ui.window.main_actions import Actions
     from explorer.ui.window.pane_strip import PaneStrip
     from explorer.ui.window.recovery import RecoveryStore
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
         step_panel: StepPanel
         pane_strip: PaneStrip
         recovery: RecoveryStore
+        disk_watch: DiskWatch
+        file_path: str | None
         loader: DataLoader
         stepper: Stepper
         _splitters: dict[str, QSplitter]

@@ -29,11 +29,14 @@ from explorer.ui.inspector.inspector_view import InspectorView
 from explorer.ui.kernel_extras import KernelExtras
 from explorer.ui.window import main_actions
 from explorer.ui.window.data_loader import DataLoader
+from explorer.ui.window.file_watch import DiskWatch
 from explorer.ui.window.pane_strip import PaneStrip
 from explorer.ui.window.recovery import RecoveryStore
 from explorer.ui.window.step_panel import StepPanel
+from explorer.ui.window.window_disk import WindowDiskMixin
 from explorer.ui.window.window_files import WindowFilesMixin
 from explorer.ui.window.window_layout import PRESENTATION_SCALE, WindowLayoutMixin
+from explorer.ui.window.window_recovery import WindowRecoveryMixin
 from explorer.ui.window.window_steps import WindowStepsMixin
 
 __all__ = ["PRESENTATION_SCALE", "MainWindow"]
@@ -48,7 +51,7 @@ def _installed_version(package: str) -> str | None:
         return None
 
 
-class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWindow):
+class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWindow):
     """Receives the kernel *session* and the shared *state*; owns every widget and connects their signals."""
 
     def __init__(self, session: Any, state: AppState | None = None, console: QWidget | None = None,
@@ -71,7 +74,12 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
         self._build_status_bar()
         self._connect()
         self.setAcceptDrops(True)
-        self.recovery = RecoveryStore(self.editor.toPlainText, parent=self)
+        self.disk_watch = DiskWatch(self)
+        self.disk_watch.changed.connect(self._on_disk_watch_changed)
+        self.disk_watch.removed.connect(self._on_disk_watch_removed)
+        self.recovery = RecoveryStore(self.editor.document(), parent=self)
+        self.recovery.failed.connect(self._on_recovery_failed)
+        self.editor.document().contentsChanged.connect(self._on_editor_contents_changed)
         self.loader = DataLoader(session, self._run_loading_code, self._confirm_pickle, self)
         self.loader.problems_reported.connect(self._on_loader_problems_reported)
         self.loader.loaded.connect(lambda _name: self.banner.clear("files"))  # an older failure has passed
@@ -358,11 +366,11 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
         self.open_paths(paths, problems)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        # Unsaved text is kept for the next start (hot exit); only with autosave off is there a question.
+        if not self.prepare_to_close():
+            event.ignore()
+            return
         self._save_layout()
-        if self.editor.document().isModified():
-            self.recovery.save_now(closed=True)  # offered back next time, as unsaved changes (not a crash)
-        else:
-            self.recovery.discard()
         super().closeEvent(event)
 
 

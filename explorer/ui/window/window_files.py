@@ -6,8 +6,10 @@ window's own widgets (editor, loader, banner, recovery).
 
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import Any
+import stat
+import tempfile
 
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -15,14 +17,21 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from explorer.client.statements import CELL_MARKER
 from explorer.lessons import LESSONS, lesson_path, render_lesson
 from explorer.ui.window.host import WindowHost
+from explorer.ui.window.recent_files import RecentFilesMenu
 
 BOTH_KEY = "lessons/both_languages"
 DATA_PATTERNS = "*.npy *.npz *.pt *.pth *.safetensors *.png *.jpg *.jpeg *.bmp *.gif *.tif *.tiff *.webp"
-MAX_RECENT = 10
+_UMASK = os.umask(0)
+os.umask(_UMASK)  # reading the umask sets it: put it back at once
 
 
 class WindowFilesMixin(WindowHost):
     """File menu behaviour for :class:`MainWindow`."""
+
+    _recent: RecentFilesMenu | None = None
+    _lesson_path: str | None = None
+    _baseline: str | None = None  # the text of the file or lesson as last read or written
+    _baseline_units = 0
 
     # -- scripts -----------------------------------------------------------------------
     def new_script(self) -> None:
@@ -36,16 +45,16 @@ class WindowFilesMixin(WindowHost):
         if path:
             self.open_script(path, confirmed=True)
 
-    def confirm_discard(self) -> bool:
-        """Before the editor's text is replaced: Save, Discard or Cancel when it has unsaved changes.
+    def confirm_discard(self, question: str | None = None) -> bool:
+        """Before the editor's text is replaced (or the window closes): Save, Discard or Cancel when it has unsaved changes.
 
-        Returns True when the text may be replaced (saved, discarded, or nothing to lose).
+        *question* has ``{name}`` for the file's name. Returns True when the text may
+        go (saved, discarded, or nothing to lose).
         """
         if not self.editor.document().isModified() or not self.editor.toPlainText().strip():
             return True
-        name = os.path.basename(self.file_path) if self.file_path else self.tr("untitled")
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Unsaved changes"),
-                          self.tr("{name} has changes that are not saved. Save them first?").format(name=name),
+        question = question or self.tr("{name} has changes that are not saved. Save them first?")
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Unsaved changes"), question.format(name=self._display_name()),
                           QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
                           | QMessageBox.StandardButton.Cancel, self)
         box.setObjectName("unsaved_changes_box")
@@ -60,8 +69,7 @@ class WindowFilesMixin(WindowHost):
         if not confirmed and not self.confirm_discard():
             return False
         try:
-            with open(path, encoding="utf-8-sig") as handle:
-                text = handle.read()
+            text = read_script(path)
         except (OSError, UnicodeDecodeError) as exc:
             self.banner.show_message(self.tr("{path} could not be opened: {why}").format(path=path, why=getattr(exc, "strerror", None) or exc), "error", topic="files")
             return False
@@ -72,47 +80,97 @@ class WindowFilesMixin(WindowHost):
 
     def _set_script(self, text: str, path: str | None) -> None:
         self.stepper.reset()
-        self._lesson_path: str | None = None
+        self._lesson_path = None
+        self._set_baseline(text)
         self.editor.setPlainText(text)
         self.editor.document().setModified(False)
         self.editor.mark_error_line(None)
         self.editor.mark_step(None, None)
         self.file_path = path
         self.recovery.file_path = path
+        self.recovery.lesson = None
+        self.disk_watch.watch(path)
+        self.banner.clear("disk")
         self._update_title()
         self.sync_script_context()
 
     def save_script(self) -> bool:
         if not self.file_path:
             return self.save_script_as()
-        try:
-            with open(self.file_path, "w", encoding="utf-8") as handle:
-                handle.write(self.editor.toPlainText())
-        except OSError as exc:
-            self.banner.show_message(self.tr("Could not save {path}: {why}").format(path=self.file_path, why=exc.strerror or exc), "error", topic="save")
-            return False
-        self.editor.document().setModified(False)
-        self.banner.clear("save")
-        self.statusBar().showMessage(self.tr("Saved {path}").format(path=self.file_path), 4000)
-        return True
+        return self._write_script(self.file_path)
 
     def save_script_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save Script"), self.file_path or "script.py", self.tr("Python scripts (*.py)"))
+        suggestion = self.file_path or (os.path.basename(self._lesson_path) if self._lesson_path else "script.py")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save Script"), suggestion, self.tr("Python scripts (*.py)"))
         if not path:
             return False
-        self.file_path = os.path.abspath(path)
-        self.recovery.file_path = self.file_path
-        self.sync_script_context()
+        path = os.path.abspath(path)
+        if not self._write_script(path):
+            return False
+        self.file_path = path
+        self.recovery.file_path = path
+        self.recovery.lesson = None
+        self._lesson_path = None
+        self.disk_watch.watch(path)
         self._add_recent(path)
-        return self.save_script()
+        self._update_title()
+        self.sync_script_context()
+        return True
+
+    def _write_script(self, path: str) -> bool:
+        """Write the editor's text to *path* (atomically: a failed save leaves the old file whole)."""
+        text = self.editor.toPlainText()
+        data = text.encode("utf-8")
+        if path == self.disk_watch.path():
+            self.disk_watch.adopt(data)  # our own save is no change on disk
+        try:
+            _atomic_write(path, data)
+        except OSError as exc:
+            self.disk_watch.watch(self.file_path)
+            self.banner.show_message(self.tr("Could not save {path}: {why}").format(path=path, why=exc.strerror or exc), "error", topic="save")
+            return False
+        self._set_baseline(text)
+        self.editor.document().setModified(False)
+        self.banner.clear("save")
+        self.banner.clear("disk")
+        self.statusBar().showMessage(self.tr("Saved {path}").format(path=path), 4000)
+        return True
+
+    def _display_name(self) -> str:
+        """The file's name, the lesson's title, or "untitled"."""
+        if self.file_path:
+            return os.path.basename(self.file_path)
+        return self._lesson_title(self._lesson_path) or self.tr("untitled")
+
+    def _lesson_title(self, path: str | None) -> str | None:
+        """The title of the built-in lesson at *path*, in the interface's language."""
+        lesson = next((x for x in LESSONS if x["path"] == path), None) if path else None
+        if lesson is None:
+            return None
+        return lesson["title_zh"] if self.language == "zh_CN" else lesson["title_en"]
 
     def _update_title(self) -> None:
-        name = os.path.basename(self.file_path) if self.file_path else self.tr("untitled")
-        star = " *" if self.editor.document().isModified() else ""
-        self.setWindowTitle(f"{name}{star} — Tensor Explorer")
+        # [*] is where Qt shows the unsaved-changes mark, while the window is "modified".
+        self.setWindowTitle(f"{self._display_name()}[*] — Tensor Explorer")
+        self.setWindowFilePath(self.file_path or "")
+        self.setWindowModified(self.editor.document().isModified())
 
     def _on_editor_modification_changed(self, _modified: bool) -> None:
         self._update_title()
+
+    def _set_baseline(self, text: str | None) -> None:
+        """*text* is what the file (or the lesson) holds: the editor showing it again is unchanged."""
+        self._baseline = text
+        self._baseline_units = -1 if text is None else len(text.encode("utf-16-le")) // 2
+
+    def _on_editor_contents_changed(self) -> None:
+        """Typed and deleted back, or pasted the same: the text is unchanged again (as VS Code tells it)."""
+        document = self.editor.document()
+        # The length first (Qt counts UTF-16 units, plus one end of paragraph): a comparison per keystroke stays cheap.
+        if not document.isModified() or self._baseline is None or document.characterCount() != self._baseline_units + 1:
+            return
+        if document.toPlainText() == self._baseline:
+            document.setModified(False)
 
     # -- data files -----------------------------------------------------------------------
     def open_data_dialog(self) -> None:
@@ -130,7 +188,7 @@ class WindowFilesMixin(WindowHost):
                 self.open_script(path)
             else:
                 data.append(path)
-                self._add_recent(path)
+                self._add_recent(path)  # (only if it exists: a failed load is reported, not remembered)
         # Before the kernel is ready the loader's requests wait for it: files named on the
         # command line load as soon as it is.
         self.loader.load(data, problems)
@@ -149,22 +207,25 @@ class WindowFilesMixin(WindowHost):
 
     # -- recent files and lessons ---------------------------------------------------------------
     def _add_recent(self, path: str) -> None:
-        path = os.path.abspath(path)
-        recent = [p for p in _as_list(QSettings().value("recent_files")) if p != path]
-        QSettings().setValue("recent_files", [path] + recent[:MAX_RECENT - 1])
-        self._update_recent_menu()
+        recent = self._recent_files()
+        if recent is not None and os.path.exists(path):
+            recent.add(path)
 
     def _update_recent_menu(self) -> None:
-        menu = self.actions_.recent_menu
-        if menu is None:  # the menus are not built yet
-            return
-        menu.clear()
-        recent = _as_list(QSettings().value("recent_files"))
-        for path in recent:
-            action = menu.addAction(os.path.basename(path))
-            action.setToolTip(path)
-            action.triggered.connect(lambda _=False, p=path: self.open_paths([p]))
-        menu.setEnabled(bool(recent))
+        recent = self._recent_files()
+        if recent is not None:
+            recent.refresh()
+
+    def _recent_files(self) -> RecentFilesMenu | None:
+        """File > Recent Files, once the menus exist."""
+        if self._recent is None and self.actions_.recent_menu is not None:
+            self._recent = RecentFilesMenu(self.actions_.recent_menu, self)
+            self._recent.chosen.connect(lambda path: self.open_paths([path]))
+            self._recent.vanished.connect(self._on_recent_vanished)
+        return self._recent
+
+    def _on_recent_vanished(self, path: str) -> None:
+        self.banner.show_message(self.tr("{path} no longer exists; it was taken off Recent Files.").format(path=path), "warning", topic="files")
 
     def _fill_lessons_menu(self) -> None:
         menu = self.actions_.lessons_menu
@@ -193,11 +254,13 @@ class WindowFilesMixin(WindowHost):
             return
         self._set_script(self._render_lesson(path), None)
         self._lesson_path = path
+        self.recovery.lesson = path
+        self._update_title()
         self.editor.go_to_line(1)
 
     def lesson_open(self) -> bool:
         """Whether the editor holds a built-in lesson (it may have been edited since)."""
-        return getattr(self, "_lesson_path", None) is not None
+        return self._lesson_path is not None
 
     def lessons_in_both_languages(self) -> bool:
         return QSettings().value(BOTH_KEY, False) in (True, "true")
@@ -219,7 +282,7 @@ class WindowFilesMixin(WindowHost):
         step-through marks stay where they are; switching to both languages
         keeps the cursor's cell instead.
         """
-        path = getattr(self, "_lesson_path", None)
+        path = self._lesson_path
         if path is None or self.editor.document().isModified():
             return
         text = self._render_lesson(path)
@@ -228,6 +291,7 @@ class WindowFilesMixin(WindowHost):
         line = self.editor.textCursor().blockNumber() + 1
         cell = _cell_of(self.editor.toPlainText(), line)
         marks = self.editor.step_marks
+        self._set_baseline(text)
         self.editor.setPlainText(text)
         self.editor.document().setModified(False)
         if same_lines:
@@ -238,27 +302,7 @@ class WindowFilesMixin(WindowHost):
             self.editor.mark_step(None, None)
             self.editor.go_to_line(_cell_start(text, cell))
 
-    # -- recovery and help ----------------------------------------------------------------------
-    def offer_recovery(self) -> None:
-        """After a crash or kill: offer the autosaved text back (non-modal)."""
-        pending = self.recovery.pending()
-        if not pending or pending["text"] == self.editor.toPlainText():
-            self.recovery.start()
-            return
-        where = pending.get("file") or self.tr("an untitled script")
-        if pending.get("closed"):
-            text = self.tr("Tensor Explorer was closed with unsaved changes in {where}. Restore them?")
-        else:
-            text = self.tr("Tensor Explorer did not close normally. Restore the unsaved text of {where}?")
-        self.banner.show_message(
-            text.format(where=where),
-            "warning", [(self.tr("Restore"), lambda: self._restore(pending)), (self.tr("Discard"), self.recovery.discard)])
-        self.recovery.start()
-
-    def _restore(self, pending: dict) -> None:
-        self._set_script(pending["text"], pending.get("file"))
-        self.editor.document().setModified(True)
-
+    # -- help ---------------------------------------------------------------------------------
     def show_about(self) -> None:
         from explorer import __version__
 
@@ -278,10 +322,30 @@ class FileCountText(QObject):
         return self.tr("%n file(s) could not be opened:", "", count)
 
 
-def _as_list(value: Any) -> list[str]:  # what QSettings gives back: None, a str or a list
-    if value is None:
-        return []
-    return [value] if isinstance(value, str) else [str(v) for v in value]
+def read_script(path: str) -> str:
+    with open(path, encoding="utf-8-sig") as handle:
+        return handle.read()
+
+
+def _atomic_write(path: str, data: bytes) -> None:
+    """Write *data* to a temporary file beside *path*, then rename it over *path* (a link's target is written)."""
+    target = os.path.realpath(path)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_UMASK
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix="." + os.path.basename(target) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)  # mkstemp makes it private: the file keeps its own permissions
+        os.replace(tmp, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
 
 
 def _escape(text: str) -> str:
