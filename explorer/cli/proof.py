@@ -63,7 +63,7 @@ def proof_line(proof: dict[str, Any] | None) -> str | None:
                        stopped=proof.get("stopped_at"), budget=f"{proof.get('budget') or 0:g}",
                        detail=proof.get("detail") or "")
     if isinstance(seconds, (int, float)):
-        text += " " + _("(checked in {seconds:.1f} s)").format(seconds=seconds)
+        text += " " + _("(checked in {seconds} s)").format(seconds=f"{seconds:.1f}")
     return text
 
 

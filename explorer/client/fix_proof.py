@@ -65,7 +65,7 @@ def run_budget(seconds_to_error: float | None) -> float:
     seed), and as long once more shows what it does beyond it.
     """
     taken = max(seconds_to_error or 0.0, 0.0)
-    return min(MAX_BUDGET, MIN_BUDGET + 2 * taken)
+    return float(min(MAX_BUDGET, round(MIN_BUDGET + 2 * taken)))
 
 
 @dataclass

@@ -55,6 +55,7 @@ def specs(w: Any) -> list[Spec]:  # the main window: its methods are the slots
         Spec("run_to_cursor", QCoreApplication.translate("MainActions", "Run to C&ursor"), QCoreApplication.translate("MainActions", "Run the statements up to the cursor's line; it runs next (Ctrl+F10)"), w.run_to_cursor, ("Ctrl+F10",)),
         Spec("stop", QCoreApplication.translate("MainActions", "S&top"), QCoreApplication.translate("MainActions", "Interrupt the running code (KeyboardInterrupt)"), w.stop_kernel, ("Ctrl+.",), sp.SP_MediaStop),
         Spec("restart", QCoreApplication.translate("MainActions", "&Restart Kernel"), QCoreApplication.translate("MainActions", "Start a fresh Python process; variables are lost, your script is kept"), w.restart_kernel, ("Ctrl+Shift+.",), sp.SP_BrowserReload),
+        Spec("check_fixes", QCoreApplication.translate("MainActions", "Check &Fixes on My Script"), QCoreApplication.translate("MainActions", "When code fails, run your whole script again with the error card's fix, in a separate background process, and say whether it gets past the error (your own kernel is not touched)"), lambda: w.set_check_fixes(w.actions_["check_fixes"].isChecked()), (), None, True),
         Spec("presentation", QCoreApplication.translate("MainActions", "&Presentation Mode"), QCoreApplication.translate("MainActions", "For a classroom projector: the whole screen, big fonts, one pane at a time (F11)"), w.toggle_presentation, ("F11",), None, True),
         Spec("focus_editor", QCoreApplication.translate("MainActions", "Show the &Code"), QCoreApplication.translate("MainActions", "Presentation mode: show the editor and the console big"), lambda: w.focus_pane("editor"), ("Ctrl+1",)),
         Spec("focus_inspector", QCoreApplication.translate("MainActions", "Show the &Variables"), QCoreApplication.translate("MainActions", "Presentation mode: show the list of variables big"), lambda: w.focus_pane("inspector"), ("Ctrl+2",)),
@@ -85,7 +86,7 @@ def build(w: QMainWindow) -> Actions:
     bar = w.menuBar()
     for menu_key, keys in (("file", ("new", "open", "open_data", "|recent", "-", "save", "save_as", "-", "quit")),
                            ("run", ("run_file", "run_cell", "run_cell_advance", "run_selection", "-", "step", "step_back",
-                                    "run_to_cursor", "-", "stop", "restart")),
+                                    "run_to_cursor", "-", "stop", "restart", "-", "check_fixes")),
                            ("view", ("presentation", "focus_editor", "focus_inspector", "focus_details", "next_pane", "-",
                                      "zoom_in", "zoom_out", "-", "watch_gradients", "lesson_both", "|language")),
                            ("lessons", ()),
