@@ -122,7 +122,11 @@ class ErrorCardView(QFrame):
         self._line_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self._line_button.setStyleSheet(f"color: {ERROR_ACCENT}; text-decoration: underline; border: none;")
         self._line_button.clicked.connect(self._on_line_button_clicked)
+        self._badge = QLabel()
+        self._badge.setObjectName("fixBadge")
+        self._badge.hide()
         header.addWidget(self._title, 1)
+        header.addWidget(self._badge, 0, Qt.AlignmentFlag.AlignTop)
         header.addWidget(self._line_button, 0, Qt.AlignmentFlag.AlignTop)
         return header
 
@@ -245,6 +249,7 @@ class ErrorCardView(QFrame):
         elif event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
             self.show_hints(self._hints)
+            self._show_badge()
         super().changeEvent(event)
 
     # -- public API --------------------------------------------------------------
@@ -264,6 +269,7 @@ class ErrorCardView(QFrame):
         self._fix_header.setVisible(bool(fix))
         self._show_fix_code(bool(fix))
         self._proof.show_proof(None)
+        self._show_badge()
         self._set_traceback(error)
         self._line_button.setVisible(isinstance(error.get("line"), int))
         self._retranslate()
@@ -276,6 +282,14 @@ class ErrorCardView(QFrame):
             proof = None
         self._proof.show_proof(proof, (self._error or {}).get("line"))
         self._show_fix_code(bool(self._error and self._error.get("fix")) and not self._proof.drops_fix())
+        self._show_badge()
+
+    def _show_badge(self) -> None:
+        text, colour = self._proof.badge()
+        self._badge.setText(text)
+        self._badge.setStyleSheet(f"color: {colour};" if colour else "")
+        self._badge.setToolTip(self._proof.plain_text())
+        self._badge.setVisible(bool(text))
 
     def show_hints(self, hints: list[dict[str, Any]]) -> None:
         """Replace the hint cards (soft info cards under the error, if any)."""
@@ -312,6 +326,10 @@ class ErrorCardView(QFrame):
 
     def proof_status(self) -> str | None:
         return self._proof.status() if self._error else None
+
+    def badge_text(self) -> str:
+        """The verdict's short note in the title row ("" when hidden)."""
+        return self._badge.text() if self._error and not self._badge.isHidden() else ""
 
     def fix_shown(self) -> bool:
         """Whether the fix's code is offered (not when it ran and did not help)."""

@@ -57,6 +57,22 @@ class FixProofLabel(QLabel):
         proof = self._proof or {}
         return proof.get("status") == "fails" and not proof.get("past_line")
 
+    def badge(self) -> tuple[str, str | None]:
+        """(short text, colour) for the card's header: the verdict at a glance, even when the card is scrolled."""
+        proof = self._proof or {}
+        status, past = proof.get("status"), proof.get("past_line")
+        if status == "checking":
+            #: Short note in the error card's title row while the fix runs on the learner's script.
+            return self.tr("checking the fix…"), None
+        if status == "runs" or (status in ("fails", "timeout") and past):
+            #: Short note in the error card's title row: the fix ran on the learner's script and got past the error.
+            return self.tr("✓ fix checked"), PASSED
+        if status == "fails":
+            return self.tr("✗ the fix does not work"), FAILED
+        if status == "timeout":
+            return self.tr("fix not proven"), None
+        return "", None
+
     def plain_text(self) -> str:
         """The verdict without markup (tests, accessibility)."""
         from PySide6.QtGui import QTextDocument

@@ -67,6 +67,21 @@ def test_a_fix_that_does_not_work_is_dropped_and_says_what_still_fails(card: Err
     assert card.fix_shown() and card.fix_text() == "c = a.T @ b"
 
 
+def test_the_title_row_shows_the_verdict_at_a_glance(card: ErrorCardView) -> None:
+    assert card.badge_text() == ""
+    card.show_proof({"status": "checking"})
+    assert card.badge_text() == "checking the fix…"
+    card.show_proof(LATER)
+    assert card.badge_text() == "✓ fix checked"
+    card.show_proof(STILL)
+    assert card.badge_text() == "✗ the fix does not work"
+    card.show_proof(not_checked("console"))
+    assert card.badge_text() == ""
+    card.show_proof(RUNS)
+    card.show_error(dict(ERROR, line=9))
+    assert card.badge_text() == ""
+
+
 def test_timeouts_and_reasons(card: ErrorCardView) -> None:
     card.show_proof(verdict("timeout", past_line=4, stopped_at=9, budget=15.0))
     assert card.proof_text() == ("✓ Checked: with this fix your script runs past line 4; it was still running "
@@ -101,6 +116,7 @@ def test_the_verdict_in_chinese(card: ErrorCardView) -> None:
             card.show_proof(proof)
             text = card.proof_text()
             assert CJK.search(text), text
+            assert not card.badge_text() or CJK.search(card.badge_text()), card.badge_text()
             assert not re.search(r"\b(?:fix|script|line|checked)\b", text, re.I), text
     finally:
         install_language("en")
