@@ -104,6 +104,24 @@
 <context>
     <name>FixProofLabel</name>
     <message>
+        <source>checking the fix…</source>
+        <extracomment>Short note in the error card&apos;s title row while the fix runs on the learner&apos;s script.</extracomment>
+        <translation>正在检验修改…</translation>
+    </message>
+    <message>
+        <source>✓ fix checked</source>
+        <extracomment>Short note in the error card&apos;s title row: the fix ran on the learner&apos;s script and got past the error.</extracomment>
+        <translation>✓ 修改已检验</translation>
+    </message>
+    <message>
+        <source>✗ the fix does not work</source>
+        <translation>✗ 修改不管用</translation>
+    </message>
+    <message>
+        <source>fix not proven</source>
+        <translation>修改未能确认</translation>
+    </message>
+    <message>
         <source>Checking this fix on your script…</source>
         <extracomment>Shown at once under an error card&apos;s fix while the fix runs on the learner&apos;s script.</extracomment>
         <translation>正在用你的脚本检验这个修改…</translation>
