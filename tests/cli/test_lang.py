@@ -85,3 +85,17 @@ def test_an_unknown_language_is_a_usage_error(tmp_path: Path, command: str) -> N
     assert out.returncode == 2 and out.stdout == ""
     [line] = out.stderr.strip().splitlines()
     assert "--lang" in line and "'fr'" in line and "zh_CN" in line
+
+
+LOOP = ("import torch\nx = torch.randn(16, 4)\ny = x.sum(dim=1, keepdim=True)\nmodel = torch.nn.Linear(4, 1)\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.05)\nfor step in range(10):\n"
+        "    loss = torch.nn.functional.mse_loss(model(x), y)\n    loss.backward()\n    optimizer.step()\n")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_training_loop_hint_reaches_the_cli(tmp_path: Path, lang: str) -> None:
+    status, payload = _inspect(tmp_path, LOOP, "--lang", lang)
+    assert status == 0 and payload["error"] is None
+    [hint] = payload["hints"]
+    assert hint["key"] == "grad_never_zeroed" and hint["line"] == 8 and hint["fix"] == "optimizer.zero_grad()"
+    assert bool(CJK.search(hint["explanation"])) == (lang == "zh_CN"), hint
