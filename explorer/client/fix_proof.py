@@ -215,6 +215,9 @@ def prove(request: ProofRequest, job: ProofJob | None = None) -> dict[str, Any]:
             return not_checked("cancelled")
         result = verdict("fails", error={"type": "KernelDied", "line": None, "title": None,
                                          "message": "the kernel process ended while running the fixed script"})
+    except Exception as exc:  # noqa: BLE001 - a proof that cannot be made is "not checked", never a crash
+        result = not_checked("cancelled" if job is not None and job.cancelled else "kernel",
+                             detail=f"{type(exc).__name__}: {exc}")
     finally:
         if job is not None:
             job._ending()

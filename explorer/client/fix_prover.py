@@ -106,7 +106,10 @@ class FixProver(QObject):
         token, self._job = self._token, job
 
         def work() -> None:
-            result = job.run()
+            try:
+                result = job.run()
+            except BaseException as exc:  # noqa: BLE001 - the card must not say "checking…" forever
+                result = not_checked("kernel", detail=f"{type(exc).__name__}: {exc}")
             try:
                 self._finished.emit(token, result)
             except RuntimeError:  # the window (and this object) is gone

@@ -150,3 +150,13 @@ def test_cancel_kills_the_proof_kernel() -> None:
     assert pid is not None
     with pytest.raises(OSError):
         os.kill(pid, 0)  # the kernel process is gone
+
+
+def test_an_unexpected_failure_is_not_checked_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args):
+        raise ValueError("a reply we cannot read")
+
+    monkeypatch.setattr(fix_proof, "_prove_in", broken)
+    result = prove(_request(MATMUL_THEN_VIEW, FIX_T))
+    assert result["status"] == "not_checked" and result["reason"] == "kernel"
+    assert "a reply we cannot read" in result["detail"]

@@ -122,3 +122,65 @@ def test_the_verdict_in_chinese(card: ErrorCardView) -> None:
         install_language("en")
     card.show_proof(RUNS)
     assert card.proof_text().startswith("✓ Checked")  # back in English, retranslated from the verdict
+
+
+def test_the_prover_always_answers(qtbot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proof that breaks in its thread still ends "checking…": the card gets a verdict."""
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import QObject, Signal
+
+    from explorer.client import fix_prover
+    from explorer.client.run_queue import Run
+
+    class Runs(QObject):
+        started = Signal(object)
+
+    def broken(_job):
+        raise RuntimeError("the thread broke")
+
+    monkeypatch.setattr(fix_prover.ProofJob, "run", broken)
+    runs = Runs()
+    prover = fix_prover.FixProver(runs, SimpleNamespace(owns_kernel=True), lambda: "en")
+    prover.enabled = True
+    with qtbot.waitSignal(prover.checked, timeout=30_000) as blocker:
+        state = prover.check(Run("x = 1\n", 1, "file"), ERROR, "x = 1\n", None)
+        assert state == {"status": "checking", "budget": 15.0}
+    assert blocker.args[0]["status"] == "not_checked" and "the thread broke" in blocker.args[0]["detail"]
+    assert not prover.is_checking()
+
+
+def test_a_new_run_makes_a_pending_verdict_stale(qtbot, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import QObject, Signal
+
+    from explorer.client import fix_prover
+    from explorer.client.run_queue import Run
+
+    class Runs(QObject):
+        started = Signal(object)
+
+    release = threading.Event()
+
+    def slow(_job):
+        release.wait(30)
+        return verdict("runs", past_line=4)
+
+    monkeypatch.setattr(fix_prover.ProofJob, "run", slow)
+    runs = Runs()
+    prover = fix_prover.FixProver(runs, SimpleNamespace(owns_kernel=True), lambda: "en")
+    prover.enabled = True
+    seen: list = []
+    prover.checked.connect(seen.append)
+    prover.check(Run("x = 1\n", 1, "file"), ERROR, "x = 1\n", None)
+    thread = prover._thread
+    runs.started.emit(Run("y = 2\n", 1, "file"))  # the learner runs again: the proof is out of date
+    assert not prover.is_checking()
+    release.set()
+    qtbot.waitUntil(lambda: not thread.is_alive(), timeout=30_000)
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.processEvents()  # the worker's queued answer is delivered here, if it were to be
+    assert seen == []
