@@ -184,3 +184,30 @@ def test_a_new_run_makes_a_pending_verdict_stale(qtbot, monkeypatch: pytest.Monk
 
     QApplication.processEvents()  # the worker's queued answer is delivered here, if it were to be
     assert seen == []
+
+
+def test_what_the_prover_does_not_run() -> None:
+    """An attached kernel's files are elsewhere; console code is no script; advice and Stop are no fix."""
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import QObject, Signal
+
+    from explorer.client.fix_prover import FixProver
+    from explorer.client.run_queue import Run
+
+    class Runs(QObject):
+        started = Signal(object)
+
+    run = Run("x = 1\n", 1, "file")
+    attached = FixProver(Runs(), SimpleNamespace(owns_kernel=False), lambda: "en")
+    attached.enabled = True
+    assert attached.check(run, ERROR, "x = 1\n", None) == not_checked("attached")
+    prover = FixProver(Runs(), SimpleNamespace(owns_kernel=True), lambda: "en")
+    prover.enabled = True
+    assert prover.check(None, ERROR, "x = 1\n", None) == not_checked("console")
+    assert prover.check(Run("np.load('a.npy')", None, "load"), ERROR, "", None) == not_checked("console")
+    assert prover.check(run, dict(ERROR, fix="# read the message", fix_mode=None), "x = 1\n", None) is None
+    assert prover.check(run, dict(ERROR, type="KeyboardInterrupt"), "x = 1\n", None) is None
+    prover.enabled = False
+    assert prover.check(run, ERROR, "x = 1\n", None) is None
+    assert not attached.is_checking() and not prover.is_checking()
