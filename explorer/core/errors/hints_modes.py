@@ -207,8 +207,8 @@ def _repeats(loop: Loop, namespace: dict[str, Any]) -> bool:
 def _train_hint(loop: Loop, name: str, model: Any, eval_event: Event) -> Found:
     first = loop.body[0]
     explanation = join(
-        _("`{name}.eval()` on line {line} switches off {layers} for evaluating, but nothing in the loop switches "
-          "them back on: from the second pass on, `{name}` trains in eval mode.").format(
+        _("`{name}.eval()` on line {line} puts {layers} in evaluation mode, but nothing in the loop puts them back "
+          "in training mode: from the second pass on, `{name}` trains in eval mode.").format(
             name=name, line=eval_event.line, layers=", ".join(mode_layers(model))),
         _("Call `{name}.train()` at the start of each pass.").format(name=name))
     return Found("train_mode_not_restored", first.lineno, Card(
