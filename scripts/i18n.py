@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Keep the translation catalogs in step with the code (the standard tools, no home-made format).
 
-Kernel side (gettext): the English sentences of ``explorer/core`` are extracted
+Kernel side (gettext): the English sentences of ``explorer/core`` (and the CLI's own, ``explorer/cli``) are extracted
 with Babel into ``explorer/locale/tensor_explorer.pot``, merged into each
 language's ``.po`` (new entries empty, removed ones dropped), and compiled to
 the ``.mo`` that ``explorer.core.i18n`` reads.
@@ -37,6 +37,8 @@ DOMAIN = "tensor_explorer"
 LANGUAGES = ("zh_CN",)
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 UI_DIR = PACKAGE / "ui"
+#: The folders whose sentences go through gettext: the kernel's core, and the command line's own cards.
+GETTEXT_FOLDERS = ("core", "cli")
 FIXED_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 TS_DIR = UI_DIR / "translations"
 
@@ -54,12 +56,13 @@ def extract_pot():
     from babel.messages.extract import extract_from_dir
 
     template = Catalog(project="tensor-explorer", domain=DOMAIN, fuzzy=False)
-    for filename, lineno, message, comments, context in extract_from_dir(
-        str(PACKAGE / "core"), method_map=[("**.py", "python")], keywords=KEYWORDS,
-        comment_tags=("TRANSLATORS:",), strip_comment_tags=True,
-    ):
-        template.add(message, None, [(f"explorer/core/{filename}", lineno)],
-                     auto_comments=comments, context=context)
+    for folder in GETTEXT_FOLDERS:
+        for filename, lineno, message, comments, context in extract_from_dir(
+            str(PACKAGE / folder), method_map=[("**.py", "python")], keywords=KEYWORDS,
+            comment_tags=("TRANSLATORS:",), strip_comment_tags=True,
+        ):
+            template.add(message, None, [(f"explorer/{folder}/{filename}", lineno)],
+                         auto_comments=comments, context=context)
     return template
 
 

@@ -47,7 +47,7 @@ def _variables(options: argparse.Namespace, budget: Budget) -> list[protocol.Var
     except AttachError as exc:
         raise UsageError(str(exc)) from None
     try:
-        kernel = AttachedKernel(info, start_timeout=budget.left())
+        kernel = AttachedKernel(info, language=getattr(options, "lang", "en"), start_timeout=budget.left())
     except KernelStartTimeout:
         raise CommandTimeout(f"the kernel did not answer within {budget.option()} s (it may be busy running code, "
                              "or the connection file is from a kernel that has ended).") from None

@@ -20,6 +20,8 @@ from explorer.cli.common import UsageError, fail
 from explorer.cli.signals import SignalGuard, Stopped
 
 COMMANDS = ("inspect", "render")
+#: The languages ``--lang`` accepts: the ones the window offers.
+LANGUAGES = ("en", "zh_CN")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -39,7 +41,7 @@ def _run_gui(args: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tensor-explorer", description="See what every tensor is.",
                                      epilog="Commands: tensor-explorer inspect --help, tensor-explorer render --help.")
     parser.add_argument("files", nargs="*", help="scripts to open in the editor, data files to load")
-    parser.add_argument("--lang", choices=("en", "zh_CN"), help="interface language")
+    parser.add_argument("--lang", choices=LANGUAGES, help="interface language")
     parser.add_argument("--presentation", action="store_true", help="start in presentation mode (big fonts)")
     parser.add_argument("--lesson", help="open a built-in lesson by name")
     parser.add_argument("--install-desktop", action="store_true",
@@ -80,6 +82,9 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     inspect = sub.add_parser("inspect", help="run a script or load a data file and list its variables")
     inspect.add_argument("target", nargs="?", help="a .py script or a data file (not with --existing)")
     inspect.add_argument("--json", action="store_true", help="print one JSON object")
+    inspect.add_argument("--no-proof", action="store_true",
+                         help="do not prove the error card's fix (by default the script runs again with the fix, "
+                              "in a second fresh kernel, within --timeout; the verdict is the error's fix_proof)")
     _add_attach(inspect, "list the variables of a running Jupyter kernel instead of a TARGET (default: the "
                          "newest in Jupyter's runtime folder); the kernel is left running")
     _add_common(inspect)
@@ -93,6 +98,7 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     return parser
 
 
+
 def _add_attach(parser: argparse.ArgumentParser, existing_help: str) -> None:
     parser.add_argument("--existing", nargs="?", const="", metavar="CONNECTION_FILE", help=existing_help)
     parser.add_argument("--ssh", metavar="USER@HOST[:PORT]",
@@ -102,6 +108,11 @@ def _add_attach(parser: argparse.ArgumentParser, existing_help: str) -> None:
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default="en",
+        help="write titles, explanations, notes and hints in this language, as the window does "
+             "(en or zh_CN; default en). JSON keys, exit codes and the one-sentence errors on stderr stay English",
+    )
     parser.add_argument(
         "--allow-pickle", action="store_true",
         help="allow loading pickled objects from a data file (this runs code from the file; a warning says so)",
@@ -131,6 +142,9 @@ def _run_command(args: list[str]) -> int:
     guard.install()  # before the heavy imports: Ctrl+C at any point is one line
     try:
         options = _command_parser(args[0]).parse_args(args)
+        from explorer.core import i18n
+
+        i18n.set_language(options.lang)  # the CLI's own cards and labels; the kernel is told in its handshake
         if options.command == "inspect" and (options.existing is not None or options.ssh):
             from explorer.cli.attach import inspect_existing
 

@@ -1,10 +1,15 @@
-"""What ``inspect`` prints: the contract's error and hints (DESIGN.md), and the cards the CLI writes itself."""
+"""What ``inspect`` prints: the contract's error and hints (DESIGN.md), and the cards the CLI writes itself.
+
+The cards' titles, explanations and fixes and the labels of the text output are in the ``--lang``
+language (gettext, like the kernel's sentences); ``message`` stays English, as on stderr.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from explorer.cli.common import Budget, printable
+from explorer.core.i18n import _
 
 ERROR_KEYS = ("type", "message", "line", "title", "explanation", "fix", "frames")
 HINT_KEYS = ("line", "title", "explanation", "fix")
@@ -54,8 +59,9 @@ def _file_lines(error: dict[str, Any], script: str | None) -> dict[str, Any]:
 def died(target: str) -> dict[str, Any]:
     """The card of a script that ended the kernel process."""
     message = "The kernel process died while running the script (it exited or crashed)."
-    return {"type": "KernelDied", "message": message, "line": None, "title": "The kernel died",
-            "explanation": f"{target} ended the Python process (os._exit, a crash or running out of memory).",
+    return {"type": "KernelDied", "message": message, "line": None, "title": _("The kernel died"),
+            "explanation": _("{target} ended the Python process (os._exit, a crash or running out of memory).").format(
+                target=target),
             "fix": None}
 
 
@@ -64,22 +70,23 @@ def timed_out(budget: Budget, line: Any = None, killed: bool = False) -> dict[st
     if killed:
         message = (f"the script was still running after {budget.option()} s and ignored the interrupt, "
                    "so its kernel was stopped")
-        explanation = ("The script caught KeyboardInterrupt or was inside a long call that cannot be "
-                       "interrupted, so nothing it made can be listed.")
+        explanation = _("The script caught KeyboardInterrupt or was inside a long call that cannot be "
+                        "interrupted, so nothing it made can be listed.")
     else:
         message = f"the script was still running after {budget.option()} s and was interrupted"
-        explanation = "The variables are listed as they were when the script was interrupted."
+        explanation = _("The variables are listed as they were when the script was interrupted.")
     return {"type": "Timeout", "message": message, "line": line if isinstance(line, int) else None,
-            "title": f"The script ran past {budget.option()} s", "explanation": explanation,
-            "fix": "make the loop end, or allow more time with a larger --timeout"}
+            "title": _("The script ran past {option} s").format(option=budget.option()), "explanation": explanation,
+            "fix": _("make the loop end, or allow more time with a larger --timeout")}
 
 
 def hint_lines(hints: list[dict[str, Any]]) -> str:
     """The hints under the table, one block each."""
     lines = []
     for hint in hints:
-        where = f" (line {hint['line']})" if hint.get("line") else ""
-        lines += ["", f"Hint{where}: {hint.get('title')}", f"  explanation: {hint.get('explanation')}"]
+        head = _("Hint (line {line})").format(line=hint["line"]) if hint.get("line") else _("Hint")
+        why, fix = _("explanation"), _("fix")
+        lines += ["", f"{head}: {hint.get('title')}", f"  {why}: {hint.get('explanation')}"]
         if hint.get("fix"):
-            lines.append(f"  fix: {hint['fix']}")
+            lines.append(f"  {fix}: {hint['fix']}")
     return printable("\n".join(lines), keep_lines=True)

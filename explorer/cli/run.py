@@ -13,6 +13,7 @@ import json
 import os
 import stat
 import sys
+import time
 from typing import Any
 
 from explorer import protocol
@@ -26,6 +27,7 @@ from explorer.cli.common import (
     show,
     warn,
 )
+from explorer.cli.proof import fix_proof
 from explorer.cli.table import format_table
 from explorer.client.headless import (
     ExtensionError,
@@ -34,6 +36,7 @@ from explorer.client.headless import (
     KernelKilledError,
     KernelStartTimeout,
 )
+from explorer.core.i18n import _
 
 ARRAY_KINDS = ("tensor", "parameter", "ndarray")
 #: A script larger than this is not a lesson or an experiment; reading it could exhaust memory.
@@ -78,10 +81,10 @@ def _check_target(target: str) -> str | None:
     return None
 
 
-def _start(budget: Budget) -> HeadlessKernel:
-    """A fresh kernel, started within the budget (failures are one sentence)."""
+def _start(budget: Budget, language: str = "en") -> HeadlessKernel:
+    """A fresh kernel speaking *language*, started within the budget (failures are one sentence)."""
     try:
-        return HeadlessKernel(start_timeout=budget.left())
+        return HeadlessKernel(language=language, start_timeout=budget.left())
     except KernelStartTimeout:
         raise CommandTimeout(f"the kernel did not start within {budget.option()} s.") from None
     except (KernelDiedError, ExtensionError, OSError) as exc:
@@ -180,8 +183,10 @@ def inspect_target(options: argparse.Namespace) -> int:
     budget = Budget(options.timeout)
     try:
         script = _check_target(options.target)
-        with _start(budget) as kernel:
+        with _start(budget, options.lang) as kernel:
+            ran = time.monotonic()
             result, failed = _inspect_in(kernel, options, script, budget)
+            ran = time.monotonic() - ran
     except UsageError as exc:
         return fail(str(exc), options.json, exc.kind if isinstance(exc, CommandTimeout) else "FileLoadError")
     payload = {"variables": result["snapshot"]["variables"],
@@ -190,6 +195,8 @@ def inspect_target(options: argparse.Namespace) -> int:
     if failed and payload["error"] is None:
         payload["error"] = {"type": "Error", "message": "the script raised an exception", "line": None,
                             "title": "The script failed", "explanation": "", "fix": None, "frames": []}
+    if payload["error"] is not None and script is not None:  # after the first kernel is gone: one core at a time
+        payload["error"]["fix_proof"] = fix_proof(options, script, payload["error"], budget, ran)
     if options.json:
         print(json.dumps(payload))
     else:
@@ -229,7 +236,7 @@ def render_target(options: argparse.Namespace) -> int:
     budget = Budget(options.timeout)
     try:
         script = _check_target(options.target)
-        with _start(budget) as kernel:
+        with _start(budget, options.lang) as kernel:
             name, reply, failed = _render_in(kernel, options, script, budget)
     except UsageError as exc:
         return fail(str(exc), options.json, exc.kind)
@@ -239,7 +246,8 @@ def render_target(options: argparse.Namespace) -> int:
         print(json.dumps(reply.result))
     else:
         facts = reply.result or {}
-        print(f"{name}: layout {facts.get('layout')}, shown as {facts.get('display_shape')} -> {options.out}")
+        print(_("{name}: layout {layout}, shown as {shape} -> {out}").format(
+            name=name, layout=facts.get("layout"), shape=facts.get("display_shape"), out=options.out))
     return 1 if failed else 0
 
 

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from explorer.cli.common import printable
+from explorer.cli.proof import proof_line
+from explorer.core.i18n import _
 
 COLUMNS = ("name", "kind", "shape", "dtype", "device", "strides", "offset", "contig", "grad_fn", "group", "overlaps")
 
@@ -52,7 +54,8 @@ def _frame_text(frame: dict[str, Any]) -> str:
     """``f() line 12 (a, b)``: one call of the traceback and its local variables."""
     names = ", ".join(str(v.get("name")) for v in frame.get("variables") or [])
     function = frame.get("function")
-    where = f"{'top level' if function == '<module>' else str(function) + '()'} line {frame.get('line')}"
+    where = (_("top level line {line}") if function == "<module>" else _("{function}() line {line}")).format(
+        function=function, line=frame.get("line"))
     return f"{where} ({names})" if names else where
 
 
@@ -64,13 +67,19 @@ def format_table(payload: dict[str, Any]) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     error = payload.get("error")
     if error:
-        where = f" (line {error['line']})" if error.get("line") else ""
-        lines += ["", f"Error{where}: {error.get('type')}: {error.get('message')}"]
-        for key in ("title", "explanation", "fix"):
+        head = _("Error (line {line})").format(line=error["line"]) if error.get("line") else _("Error")
+        lines += ["", f"{head}: {error.get('type')}: {error.get('message')}"]
+        labels = {"title": _("title"), "explanation": _("explanation"), "fix": _("fix")}
+        for key, label in labels.items():
             if error.get(key):
-                lines.append(f"  {key}: {error[key]}")
+                lines.append(f"  {label}: {error[key]}")
+        checked = proof_line(error.get("fix_proof"))
+        if checked:
+            label = _("fix checked")
+            lines.append(f"  {label}: {checked}")
         frames = [f for f in error.get("frames") or [] if isinstance(f, dict)]
         if len(frames) > 1:  # one frame is the script's top level: nothing more to say
-            lines.append("  frames: " + " -> ".join(_frame_text(f) for f in frames))
+            label = _("frames")
+            lines.append(f"  {label}: " + " -> ".join(_frame_text(f) for f in frames))
     # A script's own messages (and reprs it shaped) must not drive the terminal.
     return printable("\n".join(lines), keep_lines=True)

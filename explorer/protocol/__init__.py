@@ -70,6 +70,7 @@ from explorer.protocol.replies import (  # noqa: F401
     HelloReply,
     ImageReply,
     OverlapsReply,
+    PatchedScript,
     PausedEvent,
     Preview,
     Relation,
@@ -82,6 +83,7 @@ from explorer.protocol.replies import (  # noqa: F401
 from explorer.protocol.requests import (  # noqa: F401
     REQUESTS,
     AfterRun,
+    ApplyFix,
     ClearError,
     Graph,
     Hello,

@@ -253,3 +253,17 @@ class StatsStatus(TypedDict):
     progress: float
     result: dict | None  # min, max, mean, std, counts, notes, histogram {"counts" (buffer), ...}
     error: str | None
+
+
+class PatchedScript(TypedDict):
+    """A script with a fix applied (the reply to ``ApplyFix``); ``code`` is None when the fix does not apply.
+
+    The fix took the place of the original lines ``first``..``last`` (``last = first - 1`` when it was
+    inserted before ``first``) and is ``lines`` lines long, so a line of the patched script maps back
+    to the original's numbering (``explorer.client.fix_proof.original_line``).
+    """
+
+    code: str | None
+    first: int | None
+    last: int | None
+    lines: int

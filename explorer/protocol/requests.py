@@ -13,6 +13,7 @@ from explorer.protocol.replies import (
     HelloReply,
     ImageReply,
     OverlapsReply,
+    PatchedScript,
     SnapshotReply,
     StatsStatus,
     ValuesReply,
@@ -264,11 +265,27 @@ class WatchGradients(Request[dict]):
     max_nodes: int = 5000
 
 
+
+@dataclass(frozen=True)
+class ApplyFix(Request[PatchedScript]):
+    """The script *code* with a card's fix applied (the card's ``fix``, ``fix_mode``, ``fix_line``). Reply: :class:`PatchedScript`.
+
+    Pure text: nothing runs. A fix proof asks it of its own background kernel before it runs
+    the patched script there (``explorer.client.fix_proof``).
+    """
+
+    method: ClassVar[str] = "apply_fix"
+    code: str = ""
+    fix: str = ""
+    fix_mode: str = "replace"
+    fix_line: int = 1
+
+
 #: Every request type by its method name.
 REQUESTS: dict[str, type[Request[Any]]] = {
     cls.method: cls for cls in (
         Hello, AfterRun, Snapshot, Overlaps, SetLanguage, ScriptContext, Image, Render, Values,
         MemoryMap, Graph, StatsStart, StatsPoll, StatsCancel, PrepareLoad, ClearError, SelectFrame, Resume,
-        StepCapture, StepCompare, SeedRandom, WatchGradients,
+        StepCapture, StepCompare, SeedRandom, WatchGradients, ApplyFix,
     )
 }

@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.ui.fix_proof_label import FixProofLabel
+
 ERROR_ACCENT = "#D55E00"  # Okabe-Ito vermillion: warm, and readable on dark and light themes
 HINT_ACCENT = "#0072B2"  # Okabe-Ito blue: a softer "good to know"
 TITLE_SCALE = 1.35
@@ -120,7 +122,11 @@ class ErrorCardView(QFrame):
         self._line_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self._line_button.setStyleSheet(f"color: {ERROR_ACCENT}; text-decoration: underline; border: none;")
         self._line_button.clicked.connect(self._on_line_button_clicked)
+        self._badge = QLabel()
+        self._badge.setObjectName("fixBadge")
+        self._badge.hide()
         header.addWidget(self._title, 1)
+        header.addWidget(self._badge, 0, Qt.AlignmentFlag.AlignTop)
         header.addWidget(self._line_button, 0, Qt.AlignmentFlag.AlignTop)
         return header
 
@@ -148,11 +154,15 @@ class ErrorCardView(QFrame):
         fix_row = QHBoxLayout()
         fix_row.addWidget(self._fix_box, 1)
         fix_row.addWidget(self._copy, 0, Qt.AlignmentFlag.AlignTop)
+        self._proof = FixProofLabel()
+        self._proof.line_activated.connect(self.line_activated)
+        self._proof.fix_revealed.connect(self._on_proof_fix_revealed)
         self._tb_header = self._label(bold=True)
         self._traceback = self._code_box()
         self._traceback.setObjectName("tracebackBox")
         for widget in (self._message, self._why, self._explanation, self._variables, self._fix_header):
             layout.addWidget(widget)
+        layout.addWidget(self._proof)  # under the heading: the verdict is read before the code
         layout.addLayout(fix_row)
         layout.addWidget(self._tb_header)
         layout.addWidget(self._traceback)
@@ -239,6 +249,7 @@ class ErrorCardView(QFrame):
         elif event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
             self.show_hints(self._hints)
+            self._show_badge()
         super().changeEvent(event)
 
     # -- public API --------------------------------------------------------------
@@ -256,12 +267,29 @@ class ErrorCardView(QFrame):
         fix = str(error.get("fix") or "")
         self._set_code(self._fix_box, fix)
         self._fix_header.setVisible(bool(fix))
-        self._fix_box.setVisible(bool(fix))
-        self._copy.setVisible(bool(fix))
+        self._show_fix_code(bool(fix))
+        self._proof.show_proof(None)
+        self._show_badge()
         self._set_traceback(error)
         self._line_button.setVisible(isinstance(error.get("line"), int))
         self._retranslate()
         self._error_frame.show()
+
+    def show_proof(self, proof: dict[str, Any] | None) -> None:
+        """Say what the fix did on the learner's script (:mod:`explorer.client.fix_proof`'s verdict,
+        ``{"status": "checking"}`` while it runs, None: nothing); a fix that does not work is hidden."""
+        if not self._error or not self._error.get("fix"):
+            proof = None
+        self._proof.show_proof(proof, (self._error or {}).get("line"))
+        self._show_fix_code(bool(self._error and self._error.get("fix")) and not self._proof.drops_fix())
+        self._show_badge()
+
+    def _show_badge(self) -> None:
+        text, colour = self._proof.badge()
+        self._badge.setText(text)
+        self._badge.setStyleSheet(f"color: {colour};" if colour else "")
+        self._badge.setToolTip(self._proof.plain_text())
+        self._badge.setVisible(bool(text))
 
     def show_hints(self, hints: list[dict[str, Any]]) -> None:
         """Replace the hint cards (soft info cards under the error, if any)."""
@@ -291,6 +319,21 @@ class ErrorCardView(QFrame):
     def explanation_text(self) -> str:
         """The explanation as plain text (without the highlighting markup)."""
         return str(self._error.get("explanation") or "") if self._error else ""
+
+    def proof_text(self) -> str:
+        """The verdict on the fix as plain text ("" when none is shown)."""
+        return self._proof.plain_text() if self._error and self._proof.status() else ""
+
+    def proof_status(self) -> str | None:
+        return self._proof.status() if self._error else None
+
+    def badge_text(self) -> str:
+        """The verdict's short note in the title row ("" when hidden)."""
+        return self._badge.text() if self._error and not self._badge.isHidden() else ""
+
+    def fix_shown(self) -> bool:
+        """Whether the fix's code is offered (not when it ran and did not help)."""
+        return bool(self._error) and not self._fix_box.isHidden()
 
     def hint_titles(self) -> list[str]:
         return [str(h.get("title") or "") for h in self._hints]
@@ -328,6 +371,13 @@ class ErrorCardView(QFrame):
     def _copy_text(self, text: str) -> None:
         QGuiApplication.clipboard().setText(text)
         self.fix_copied.emit(text)
+
+    def _show_fix_code(self, shown: bool) -> None:
+        self._fix_box.setVisible(shown)
+        self._copy.setVisible(shown)
+
+    def _on_proof_fix_revealed(self) -> None:
+        self._show_fix_code(bool(self._error and self._error.get("fix")))
 
     def _on_copy_clicked(self) -> None:
         self._copy_text(self._fix_box.toPlainText())

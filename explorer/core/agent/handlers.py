@@ -255,6 +255,11 @@ class Agent:
 
         return {"nodes": watch_gradients(self.user_namespace(), max_nodes=req.max_nodes)}
 
+    def apply_fix(self, req: protocol.ApplyFix, client: ClientState) -> dict:
+        from explorer.core.fix_proof import patched_script
+
+        return dict(patched_script(req.code, req.fix, req.fix_mode, req.fix_line))
+
     # -- frames ---------------------------------------------------------------------------
     def select_frame(self, req: protocol.SelectFrame, client: ClientState) -> dict:
         """Inspect one frame (or the namespace) from now on; the reply is its full snapshot."""
@@ -352,4 +357,5 @@ HANDLERS: dict[type[protocol.Request[Any]], Callable[[Agent, Any, ClientState], 
     protocol.WatchGradients: Agent.watch_gradients,
     protocol.SelectFrame: Agent.select_frame,
     protocol.Resume: Agent.resume,
+    protocol.ApplyFix: Agent.apply_fix,
 }

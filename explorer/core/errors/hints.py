@@ -1,4 +1,6 @@
-"""Teaching hints for code that ran without raising: uninitialised tensors, .data, and (in ``hints_grad``) gradients.
+"""Teaching hints for code that ran without raising: uninitialised tensors, .data, and (in ``hints_grad``) gradients;
+silent training-loop mistakes in ``hints_train`` (the step's order), ``hints_modes`` (eval/train, no_grad, graphs
+kept alive) and ``hints_outputs`` (softmax, what a loss is fed, functional dropout).
 
 A hint is a card with ``"severity": "hint"``; its ``line`` and ``fix_line`` count the lines of
 the submitted code, and its fix is checked like an error card's (only names the script has).
@@ -13,8 +15,11 @@ from typing import Any
 from explorer.core.errors.cards import card_dict
 from explorer.core.errors.context import ErrorContext, dotted_name, join
 from explorer.core.errors.entry import Card
-from explorer.core.errors.hints_base import Found, assignments
+from explorer.core.errors.hints_base import Found, assignments, names_in_scope_at
 from explorer.core.errors.hints_grad import grad_checks
+from explorer.core.errors.hints_modes import mode_checks
+from explorer.core.errors.hints_outputs import output_checks
+from explorer.core.errors.hints_train import train_checks
 from explorer.core.errors.safe import flag, is_tensor, scope_get
 from explorer.core.errors.source import comment_lines, parse
 from explorer.core.errors.spelling import spell
@@ -165,7 +170,7 @@ def _data_hint(stmt: ast.stmt, node: ast.Attribute, name: str, namespace: dict[s
 
 
 def _checks() -> tuple[Callable[[ast.AST, dict[str, Any]], list[Found]], ...]:
-    return (*grad_checks(), _uninitialised, _data_attr)
+    return (*grad_checks(), *train_checks(), *mode_checks(), *output_checks(), _uninitialised, _data_attr)
 
 
 def find_hints(code: str, namespace: dict[str, Any]) -> list[dict[str, Any]]:
@@ -180,7 +185,8 @@ def find_hints(code: str, namespace: dict[str, Any]) -> list[dict[str, Any]]:
         except Exception:  # noqa: BLE001 - one odd value must not hide the other hints
             continue
         for item in found:
-            ctx = ErrorContext(message="", source=code, line=item.line, scopes=[namespace])
+            scopes = [namespace, names_in_scope_at(tree, item.card.fix_line or item.line)]
+            ctx = ErrorContext(message="", source=code, line=item.line, scopes=scopes)
             record = card_dict(item.key, item.card, ctx, 0, "hint")
             out.append({k: record[k] for k in ("key", "severity", "line", "title", "explanation", "fix", "fix_mode",
                                                 "fix_line")})

@@ -324,6 +324,96 @@
     </message>
 </context>
 <context>
+    <name>FixProofLabel</name>
+    <message>
+        <source>checking the fix…</source>
+        <extracomment>Short note in the error card&apos;s title row while the fix runs on the learner&apos;s script.</extracomment>
+        <translation>正在检验修改…</translation>
+    </message>
+    <message>
+        <source>✓ fix checked</source>
+        <extracomment>Short note in the error card&apos;s title row: the fix ran on the learner&apos;s script and got past the error.</extracomment>
+        <translation>✓ 修改已检验</translation>
+    </message>
+    <message>
+        <source>✗ the fix does not work</source>
+        <translation>✗ 修改不管用</translation>
+    </message>
+    <message>
+        <source>fix not proven</source>
+        <translation>修改未能确认</translation>
+    </message>
+    <message>
+        <source>Checking this fix on your script…</source>
+        <extracomment>Shown at once under an error card&apos;s fix while the fix runs on the learner&apos;s script.</extracomment>
+        <translation>正在用你的脚本检验这个修改…</translation>
+    </message>
+    <message>
+        <source>✓ Checked: with this fix your script runs to the end.</source>
+        <translation>✓ 已检验：改成这样后，你的脚本能一直运行到结尾。</translation>
+    </message>
+    <message>
+        <source>✓ Checked: with this fix your script runs past {line}; it was still running {now} when the check stopped after {seconds} s.</source>
+        <translation>✓ 已检验：改成这样后，你的脚本能越过{line}；检验在 {seconds} 秒后停止时，它还在运行{now}。</translation>
+    </message>
+    <message>
+        <source>✓ Checked: with this fix your script runs past {line}; it was still running when the check stopped after {seconds} s.</source>
+        <translation>✓ 已检验：改成这样后，你的脚本能越过{line}；检验在 {seconds} 秒后停止时，它还在运行。</translation>
+    </message>
+    <message>
+        <source>Not proven: after {seconds} s the fixed script had not got past {line} yet.</source>
+        <translation>未能确认：{seconds} 秒过去了，改过的脚本还没有运行过{line}。</translation>
+    </message>
+    <message>
+        <source>✓ Checked: with this fix your script runs past {line}. Then {next} fails: {error}</source>
+        <translation>✓ 已检验：改成这样后，你的脚本能越过{line}，接着{next}出错：{error}</translation>
+    </message>
+    <message>
+        <source>✗ This fix does not work on your script: {next} still fails ({error}), so it is not offered.</source>
+        <translation>✗ 这个修改在你的脚本上不管用：{next}仍然出错（{error}），所以不推荐它。</translation>
+    </message>
+    <message>
+        <source>Show it anyway</source>
+        <translation>仍然显示</translation>
+    </message>
+    <message>
+        <source>Not checked: this code was typed in the console, so there is no script to run the fix in.</source>
+        <translation>未检验：这段代码是在控制台里输入的，没有脚本可以用来运行这个修改。</translation>
+    </message>
+    <message>
+        <source>Not checked: the kernel runs elsewhere, so the fix is not run here.</source>
+        <translation>未检验：内核运行在别处，所以不在这里运行这个修改。</translation>
+    </message>
+    <message>
+        <source>Not checked: the fix could not be put into the script.</source>
+        <translation>未检验：没法把这个修改放进脚本里。</translation>
+    </message>
+    <message>
+        <source>Not checked: a background Python process could not be started ({detail}).</source>
+        <translation>未检验：无法启动后台的 Python 进程（{detail}）。</translation>
+    </message>
+    <message>
+        <source>Not checked: the check ran out of time.</source>
+        <translation>未检验：检验的时间用完了。</translation>
+    </message>
+    <message>
+        <source>Your whole script ran again with this fix, in a separate background Python process: random numbers seeded as for Step Back, for {seconds} s at most. Your own kernel and variables were not touched.</source>
+        <translation>你的整个脚本已带着这个修改，在另一个后台 Python 进程里重新运行了一遍：随机数的种子和“后退一步”时相同，最多运行 {seconds} 秒。你自己的内核和变量都没有被动过。</translation>
+    </message>
+    <message>
+        <source>The check took {seconds} s.</source>
+        <translation>检验用时 {seconds} 秒。</translation>
+    </message>
+    <message>
+        <source>line {n}</source>
+        <translation>第 {n} 行</translation>
+    </message>
+    <message>
+        <source>the failing line</source>
+        <translation>出错的那一行</translation>
+    </message>
+</context>
+<context>
     <name>FramesWidget</name>
     <message>
         <source>The frames are gone: {why}</source>
@@ -1140,6 +1230,14 @@
     <message>
         <source>Close Tensor Explorer; unsaved text comes back at the next start</source>
         <translation>关闭 Tensor Explorer；未保存的内容下次启动时会自动恢复</translation>
+    </message>
+    <message>
+        <source>Check &amp;Fixes on My Script</source>
+        <translation>用我的脚本检验修改(&amp;F)</translation>
+    </message>
+    <message>
+        <source>When code fails, run your whole script again with the error card&apos;s fix, in a separate background process, and say whether it gets past the error (your own kernel is not touched)</source>
+        <translation>代码出错时，把错误卡片给出的修改放进你的整个脚本，在另一个后台进程里重新运行一遍，告诉你它能否越过这个错误（你自己的内核不受影响）</translation>
     </message>
 </context>
 <context>

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from explorer import protocol
 from explorer.client.completion import KernelCompletion
+from explorer.client.fix_prover import FixProver
 from explorer.client.run_queue import Run, RunQueue
 from explorer.ui.app_state import AppState
 from explorer.ui.banner_widget import BannerWidget
@@ -60,6 +61,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self.session = session
         self.app_state = state or AppState()
         self.runs = RunQueue(session, self)
+        self.fix_prover = FixProver(self.runs, session, lambda: self.language, self)
         self.setObjectName("main_window")
         if icon is not None:
             self.setWindowIcon(icon)
@@ -71,6 +73,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self.actions_ = main_actions.build(self)
         self._init_steps()
         self.actions_["lesson_both"].setChecked(self.lessons_in_both_languages())
+        self.actions_["check_fixes"].setChecked(self.fix_prover.enabled)
         self._build_status_bar()
         self._connect()
         self.setAcceptDrops(True)
@@ -149,6 +152,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self.session.problem.connect(self._on_session_problem)
         self.inspector_model.out_of_step.connect(self._on_inspector_model_out_of_step)
         self.error_card.line_activated.connect(self._on_error_card_line_activated)
+        self.fix_prover.checked.connect(self.error_card.show_proof)
         self.editor.document().modificationChanged.connect(self._on_editor_modification_changed)
         self.app_state.language_changed.connect(self._on_state_language_changed)
         if self.language.startswith("zh"):
@@ -241,6 +245,13 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self.session.interrupt()
         self.statusBar().showMessage(self.tr("Interrupted: the running code was stopped"), 5000)
 
+    def set_check_fixes(self, on: bool) -> None:
+        """Run > Check Fixes on My Script: prove each error card's fix in the background, or not."""
+        self.fix_prover.set_enabled(on)
+        self.actions_["check_fixes"].setChecked(self.fix_prover.enabled)
+        if not on:
+            self.error_card.show_proof(None)
+
     def restart_kernel(self) -> None:
         self.stepper.reset()
         self.runs.clear()
@@ -317,6 +328,9 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
             self.statusBar().showMessage(self.tr("Stopped (KeyboardInterrupt)"), 6000)
         elif error:
             self.error_card.show_error(error)
+            # The fix is run on the script in the background: "checking…" now, the verdict later.
+            script = run.code if run is not None and run.origin == "file" else self.editor.toPlainText()
+            self.error_card.show_proof(self.fix_prover.check(run, error, script, self.file_path))
             self.error_card.show()
             if run is not None and isinstance(error.get("line"), int):
                 self.editor.mark_error_line(error["line"])
@@ -370,6 +384,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         if not self.prepare_to_close():
             event.ignore()
             return
+        self.fix_prover.shutdown()  # a pending proof's kernel goes now, not when the process ends
         self._save_layout()
         super().closeEvent(event)
 
