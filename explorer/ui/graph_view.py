@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import protocol
+from explorer.protocol.kinds import is_tensor
 from explorer.ui.app_state import AppState
 from explorer.ui.graph_drawing import (
     FILLS,
@@ -143,7 +144,7 @@ class GraphView(QWidget):
         self._clear()
         if var is None:
             self._show_message(self.tr("Select a tensor to see the autograd graph that produced it."))
-        elif var.get("kind") not in ("tensor", "parameter"):
+        elif not is_tensor(var.get("kind")):
             self._show_message(self.tr("Only torch tensors have an autograd graph."))
         else:
             self._fetcher.schedule()
@@ -179,7 +180,7 @@ class GraphView(QWidget):
             self._retranslate_toolbar()
             if self._result is not None:
                 self._show_graph(self._result)  # tooltips and notes in the new language
-            elif self._var is None or self._var.get("kind") not in ("tensor", "parameter"):
+            elif self._var is None or not is_tensor(self._var.get("kind")):
                 self._on_state_selection_changed(self.app_state.selection)  # only a message: nothing is requested
         elif event.type() == QEvent.Type.FontChange and self._result is not None:
             self._show_graph(self._result)  # presentation mode: boxes grow with the font

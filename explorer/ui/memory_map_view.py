@@ -9,11 +9,11 @@ from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer import protocol
+from explorer.protocol.kinds import is_array
 from explorer.ui.app_state import AppState
 from explorer.ui.palette import GROUP_COLORS  # one palette for inspector chips and map rows
 from explorer.ui.selection_fetch import SelectionFetch
 
-_ARRAY_KINDS = {"tensor", "parameter", "ndarray"}
 _MAX_TOOLTIP_VISITS = 4
 _MAX_COUNT = 2**31 - 1  # the largest plural count Qt's translate() accepts (a C int)
 _WRAP = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
@@ -71,7 +71,7 @@ class MemoryMapView(QWidget):
         self._fetcher.restart()  # any reply still on its way is now stale
         if var is None:
             self._message = self.tr("Select a tensor or array to see its memory.")
-        elif var.get("kind") not in _ARRAY_KINDS:
+        elif not is_array(var.get("kind")):
             self._message = self.tr("Only tensors and arrays have a memory map.")
         else:
             self._message = self.tr("Loading memory map…")

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import protocol
+from explorer.protocol.kinds import is_array
 from explorer.ui.app_state import AppState
 from explorer.ui.figure_fonts import families, points
 from explorer.ui.selection_fetch import SelectionFetch
@@ -34,7 +35,6 @@ from explorer.ui.selection_fetch import SelectionFetch
 # Below this many elements the statistics start as soon as the tab shows the variable.
 AUTO_LIMIT = 10_000_000
 POLL_MS = 100
-VALUE_KINDS = ("tensor", "parameter", "ndarray")
 # (result key, label) in display order; the labels are marked for lupdate here and translated in retranslate().
 # QT_TRANSLATE_NOOP gives its text back unchanged (a str); its stub says object.
 FIELDS: tuple[tuple[str, Any], ...] = (
@@ -251,7 +251,7 @@ class StatsView(QWidget):
     # -- helpers ------------------------------------------------------------------------------
     def _has_values(self) -> bool:
         var = self._var
-        return var is not None and var.get("kind") in VALUE_KINDS and bool(var.get("name"))
+        return var is not None and is_array(var.get("kind")) and bool(var.get("name"))
 
     def _auto_ok(self) -> bool:
         numel = self._var.get("numel") if self._var else None

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import protocol
+from explorer.protocol.kinds import is_array
 from explorer.ui.app_state import AppState
 from explorer.ui.figure_fonts import points
 from explorer.ui.image.image_status import ImageStatusMixin
@@ -36,7 +37,6 @@ from explorer.ui.selection_fetch import SelectionFetch
 
 LAYOUT_CHOICES = (None, "HW", "CHW", "HWC", "NCHW", "NHWC")
 COLORMAPS = ("gray", "viridis", "magma", "coolwarm")
-IMAGE_KINDS = ("tensor", "parameter", "ndarray")
 MAX_LABELLED_TILES = 64  # beyond this the tile numbers would cover the images
 _REFETCH_GROWTH = 1.25  # ask for sharper pixels once the canvas is this much larger
 
@@ -237,7 +237,7 @@ class ImageView(ImageStatusMixin, QWidget):
         if var is None:
             return self.tr("Select a tensor or an array to draw it as an image.")
         name = str(var.get("name", ""))
-        if var.get("kind") not in IMAGE_KINDS:
+        if not is_array(var.get("kind")):
             return self.tr("{name} ({type}) is not a tensor or an array, so there is no image to draw.").format(
                 name=name, type=var.get("type") or var.get("kind"))
         shape = var.get("shape")

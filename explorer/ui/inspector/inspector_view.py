@@ -25,12 +25,11 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import protocol
+from explorer.protocol.kinds import is_array
 from explorer.ui.app_state import AppState
 from explorer.ui.frames_widget import FramesWidget
 from explorer.ui.inspector.inspector_model import VAR_ROLE, InspectorModel
 from explorer.ui.selection_fetch import SelectionFetch
-
-ARRAY_KINDS = ("tensor", "parameter", "ndarray")
 
 
 class InspectorView(QWidget):
@@ -205,7 +204,7 @@ class InspectorView(QWidget):
         self._fetcher.restart()
         name = str(var.get("name", ""))
         self.model.set_highlight({name: "selected"})
-        if var.get("kind") not in ARRAY_KINDS:
+        if not is_array(var.get("kind")):
             self.relation.clear()
             return
         self.relation.setText(self.tr("Checking which elements {name} shares…").format(name=name))

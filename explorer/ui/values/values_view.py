@@ -24,12 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.protocol.kinds import is_array
 from explorer.ui.app_state import AppState
 from explorer.ui.selection_fetch import SelectionFetch
 from explorer.ui.values.values_table_model import (
     MAX_TABLE_COLS,
     MAX_TABLE_ROWS,
-    VALUE_KINDS,
     ValuesTableModel,
     table_extent,
 )
@@ -136,7 +136,7 @@ class ValuesView(QWidget):
         old_name, old_shape = self._shown_name, self._shape
         self._shown_name = var.get("name") if var else None
         shape = var.get("shape") if isinstance(var, dict) else None
-        table = var if var is not None and isinstance(shape, list) and var.get("kind") in VALUE_KINDS else None
+        table = var if var is not None and isinstance(shape, list) and is_array(var.get("kind")) else None
         self._has_values = table is not None
         self._shape = [int(s) for s in shape] if table is not None and isinstance(shape, list) else []
         if not (table is not None and table.get("name") == old_name and self._shape == old_shape):
@@ -249,7 +249,7 @@ class ValuesView(QWidget):
         text = ""
         if not isinstance(var, dict):
             text = self.tr("Select a tensor or array to see its values.")
-        elif var.get("kind") not in VALUE_KINDS or not isinstance(var.get("shape"), list):
+        elif not is_array(var.get("kind")) or not isinstance(var.get("shape"), list):
             text = self.tr("This variable is not a tensor or array, so it has no values table.")
         elif 0 in self._shape:
             text = self.tr("This variable has no elements (one of its dimensions has size 0).")
