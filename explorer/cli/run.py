@@ -197,10 +197,10 @@ def inspect_target(options: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _pick_variable(variables: list[dict[str, Any]], wanted: str | None) -> str:
+def _pick_variable(variables: list[protocol.Var], wanted: str | None) -> str:
     if wanted:
         return wanted
-    arrays = [v["name"] for v in variables if is_array(v.get("kind"))]
+    arrays = [v["name"] for v in variables if is_array(v["kind"])]
     if len(arrays) == 1:
         return arrays[0]
     if not arrays:

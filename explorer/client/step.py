@@ -238,8 +238,8 @@ class Stepper(QObject):
         self._forward(self._statements, target - 1, target, replayed=target)
 
     # -- signals --------------------------------------------------------------------------
-    def _on_session_namespace_changed(self, snapshot: dict) -> None:
-        self._last_changes = dict(snapshot.get("changes") or {})
+    def _on_session_namespace_changed(self, snapshot: protocol.SnapshotReply) -> None:
+        self._last_changes = dict(snapshot["changes"])
 
 
 def _ignore(_reply: protocol.Reply[Any]) -> None:

@@ -56,7 +56,7 @@ class GraphView(QWidget):
         super().__init__(parent)
         self.app_state = state
         self._fetcher = SelectionFetch(self, source, state, self._fetch)
-        self._result: dict | None = None
+        self._result: protocol.GraphReply | None = None
         self._labels: list[str] = []
         self._texts: list[str] = []
         self._pairs: list[tuple[str, str]] = []
@@ -80,8 +80,8 @@ class GraphView(QWidget):
         self._on_state_selection_changed(state.selection)
 
     @property
-    def _var(self) -> dict | None:
-        return self.app_state.selection or None
+    def _var(self) -> protocol.Var | None:
+        return self.app_state.selection
 
     # -- construction --------------------------------------------------------
     def _make_label(self, name: str, style: str) -> QLabel:
@@ -136,15 +136,14 @@ class GraphView(QWidget):
             self._chips[kind].setText(text)
 
     # -- public API ------------------------------------------------------------
-    def _on_state_selection_changed(self, selection: dict) -> None:
+    def _on_state_selection_changed(self, var: protocol.Var | None) -> None:
         """Show the graph of the selected VAR, fetching it now if visible, else when shown."""
-        var = selection or None
         self._fetcher.restart()  # any reply still in flight is now stale
         self._result = None
         self._clear()
         if var is None:
             self._show_message(self.tr("Select a tensor to see the autograd graph that produced it."))
-        elif not is_tensor(var.get("kind")):
+        elif not is_tensor(var["kind"]):
             self._show_message(self.tr("Only torch tensors have an autograd graph."))
         else:
             self._fetcher.schedule()
@@ -180,7 +179,7 @@ class GraphView(QWidget):
             self._retranslate_toolbar()
             if self._result is not None:
                 self._show_graph(self._result)  # tooltips and notes in the new language
-            elif self._var is None or not is_tensor(self._var.get("kind")):
+            elif self._var is None or not is_tensor(self._var["kind"]):
                 self._on_state_selection_changed(self.app_state.selection)  # only a message: nothing is requested
         elif event.type() == QEvent.Type.FontChange and self._result is not None:
             self._show_graph(self._result)  # presentation mode: boxes grow with the font
@@ -227,7 +226,7 @@ class GraphView(QWidget):
         self._show_message(self.tr("Reading the graph…"))
         self._fetcher.ask(protocol.Graph(name=self._var["name"]), self._on_source_replied)
 
-    def _on_source_replied(self, reply: protocol.Reply[dict]) -> None:
+    def _on_source_replied(self, reply: protocol.Reply[protocol.GraphReply]) -> None:
         if not reply.ok:
             self._show_message(self.tr("Could not read the graph: {error}").format(error=reply.message))
             return
@@ -247,9 +246,9 @@ class GraphView(QWidget):
         self._message.setText(text)
         self._message.setVisible(bool(text))
 
-    def _show_graph(self, result: dict) -> None:
+    def _show_graph(self, result: protocol.GraphReply) -> None:
         self._clear()
-        name = (self._var or {}).get("name", "")
+        name = self._var["name"] if self._var else ""
         notes = [self._reason(result.get("message_key"), name, result.get("message"))]
         if result.get("truncated"):
             shown = len(result.get("nodes", []))
@@ -288,7 +287,7 @@ class GraphView(QWidget):
             return templates[key].format(name=name)
         return fallback or ""
 
-    def _draw(self, result: dict) -> QGraphicsItem | None:
+    def _draw(self, result: protocol.GraphReply) -> QGraphicsItem | None:
         """Lay out and draw the nodes and edges; returns the root's item."""
         nodes: list[dict] = result.get("nodes") or []
         if not nodes:
@@ -313,7 +312,7 @@ class GraphView(QWidget):
             if src in items and dst in items:
                 self._make_edge(items[src], items[dst], int(count))
                 self._pairs.append((by_id[src]["label"], by_id[dst]["label"]))
-                if edge_text(info):
+                if info is not None and edge_text(info):
                     self._make_edge_label(items[src], items[dst], info, by_id[src], by_id[dst])
         return items.get(result.get("root"))
 

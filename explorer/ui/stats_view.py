@@ -97,8 +97,8 @@ class StatsView(QWidget):
         self._on_state_selection_changed(state.selection)
 
     @property
-    def _var(self) -> dict | None:
-        return self.app_state.selection or None
+    def _var(self) -> protocol.Var | None:
+        return self.app_state.selection
 
     def _build_widgets(self) -> None:
         self.compute_button = QPushButton(self)
@@ -166,7 +166,7 @@ class StatsView(QWidget):
             self.start()
 
     # -- public API --------------------------------------------------------------------
-    def _on_state_selection_changed(self, _selection: dict) -> None:
+    def _on_state_selection_changed(self, _selection: protocol.Var | None) -> None:
         """Show the selection; small tensors are computed at once (when visible), large ones on request."""
         self._stop_job()
         self._result = None
@@ -213,12 +213,12 @@ class StatsView(QWidget):
             return
         self._fetcher.ask(protocol.StatsPoll(job=self._job), self._on_source_polled)
 
-    def _on_stale_start(self, reply: protocol.Reply[dict]) -> None:
+    def _on_stale_start(self, reply: protocol.Reply[protocol.StatsJob]) -> None:
         """A job started for a selection the user left: stop it wasting the kernel's time."""
         if reply.ok and isinstance(reply.result, dict) and "job" in reply.result:
             self._source.ask(protocol.StatsCancel(job=reply.result["job"]), _ignore)
 
-    def _on_source_started(self, reply: protocol.Reply[dict]) -> None:
+    def _on_source_started(self, reply: protocol.Reply[protocol.StatsJob]) -> None:
         result = reply.result if reply.ok else None
         if not isinstance(result, dict) or "job" not in result:
             self._fail(reply.message or self.tr("The statistics could not be started."))
@@ -251,12 +251,12 @@ class StatsView(QWidget):
     # -- helpers ------------------------------------------------------------------------------
     def _has_values(self) -> bool:
         var = self._var
-        return var is not None and is_array(var.get("kind")) and bool(var.get("name"))
+        return var is not None and is_array(var["kind"]) and bool(var["name"])
 
     def _auto_ok(self) -> bool:
-        numel = self._var.get("numel") if self._var else None
+        numel = self._var["numel"] if self._var else None
         if not isinstance(numel, int):
-            shape = self._var.get("shape") if self._var else None
+            shape = self._var["shape"] if self._var else None
             numel = _product(shape) if isinstance(shape, list) else None
         return self._has_values() and isinstance(numel, int) and numel < AUTO_LIMIT
 

@@ -14,6 +14,7 @@ from explorer import protocol
 from explorer.ui.app_state import AppState
 from explorer.ui.memory_map_view import GROUP_COLORS, MemoryMapView
 from tests.ui.fakes import HeldSource, InProcessSource
+from tests.ui.fakes import var as fake_var
 
 
 def make_view(qtbot, ns: dict) -> tuple[MemoryMapView, InProcessSource]:
@@ -27,7 +28,7 @@ def make_view(qtbot, ns: dict) -> tuple[MemoryMapView, InProcessSource]:
 
 
 def var(name: str, kind: str = "tensor", group: str | None = None) -> dict:
-    return {"name": name, "kind": kind, "memory_group": group}
+    return fake_var(name, kind, memory_group=group)
 
 
 @pytest.fixture

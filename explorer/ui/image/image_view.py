@@ -75,8 +75,8 @@ class ImageView(ImageStatusMixin, QWidget):
         self._on_state_selection_changed(state.selection)
 
     @property
-    def _var(self) -> dict | None:
-        return self.app_state.selection or None
+    def _var(self) -> protocol.Var | None:
+        return self.app_state.selection
 
     # -- construction ------------------------------------------------------------
     def _build_figure(self) -> None:
@@ -166,9 +166,8 @@ class ImageView(ImageStatusMixin, QWidget):
             self._status.setText(self._status_text(self._payload))
 
     # -- public API ------------------------------------------------------------------
-    def _on_state_selection_changed(self, selection: dict) -> None:
+    def _on_state_selection_changed(self, var: protocol.Var | None) -> None:
         """Show the selected VAR, fetching its pixels now if visible, else when shown."""
-        var = selection or None
         self._fetcher.restart()  # replies still in flight are now stale
         self._payload = None
         self._facts = {}
@@ -232,15 +231,15 @@ class ImageView(ImageStatusMixin, QWidget):
         QGuiApplication.clipboard().setText(self.hint_edit.text())
 
     # -- requests ----------------------------------------------------------------------
-    def _problem(self, var: dict | None) -> str | None:
+    def _problem(self, var: protocol.Var | None) -> str | None:
         """Why *var* cannot be an image, judged from its VAR fields alone; None if it may be."""
         if var is None:
             return self.tr("Select a tensor or an array to draw it as an image.")
-        name = str(var.get("name", ""))
-        if not is_array(var.get("kind")):
+        name = var["name"]
+        if not is_array(var["kind"]):
             return self.tr("{name} ({type}) is not a tensor or an array, so there is no image to draw.").format(
-                name=name, type=var.get("type") or var.get("kind"))
-        shape = var.get("shape")
+                name=name, type=var["type"] or var["kind"])
+        shape = var["shape"]
         if isinstance(shape, list) and not 2 <= len(shape) <= 4:
             dims = len(shape)
             return self.tr(
@@ -269,7 +268,7 @@ class ImageView(ImageStatusMixin, QWidget):
 
     def _on_source_replied(self, reply: protocol.Reply[protocol.ImageReply]) -> None:
         if not reply.ok or reply.result is None:
-            name = (self._var or {}).get("name", "")
+            name = self._var["name"] if self._var else ""
             self._show_message(self.tr("{name} cannot be drawn as an image: {reason}").format(
                 name=name, reason=reply.message))
             if reply.error is not None and reply.error.data.get("channels_by_layout"):
