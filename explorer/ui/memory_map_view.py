@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer import protocol
 from explorer.protocol.kinds import is_array
+from explorer.protocol.positions import position_formula, unravel
 from explorer.ui.app_state import AppState
 from explorer.ui.palette import GROUP_COLORS  # one palette for inspector chips and map rows
 from explorer.ui.selection_fetch import SelectionFetch
@@ -23,15 +24,6 @@ def _text_color(fill: QColor) -> QColor:
     """Black or white, whichever reads better on *fill*."""
     luminance = 0.299 * fill.red() + 0.587 * fill.green() + 0.114 * fill.blue()
     return QColor("#000000") if luminance > 140 else QColor("#FFFFFF")
-
-
-def _unravel(flat: int, shape: list[int]) -> list[int]:
-    """C-order multi-index of a flat index."""
-    index = []
-    for n in reversed(shape):
-        index.append(flat % n if n else 0)
-        flat = flat // n if n else 0
-    return index[::-1]
 
 
 class MemoryMapView(QWidget):
@@ -321,10 +313,8 @@ class MemoryMapView(QWidget):
 
     def _position_text(self, r: protocol.MapRow, k: int, offset: int, strides: list[int]) -> str:
         flat = r["flat"][k] if r["flat"] is not None else k
-        index = _unravel(flat, r["shape"])
-        terms = " + ".join(f"{i}×{s}" for i, s in zip(index, strides))
-        position = offset + sum(i * s for i, s in zip(index, strides))
-        formula = f"{offset}" + (f" + {terms}" if terms else "") + f" = {position}"
+        index = unravel(flat, r["shape"])
+        formula = position_formula(offset, strides, index)
         #: Tooltip: how the element {name}{index} (e.g. t[1, 2]) finds its storage position; {formula} is the arithmetic.
         return self.tr("{name}{index}: offset + Σ index × stride = {formula}").format(
             name=r["name"], index=index, formula=formula)
