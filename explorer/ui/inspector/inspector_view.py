@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from explorer import protocol
 from explorer.protocol.kinds import is_array
+from explorer.protocol.names import root_name
 from explorer.ui.app_state import AppState
 from explorer.ui.frames_widget import FramesWidget
 from explorer.ui.inspector.inspector_model import VAR_ROLE, InspectorModel
@@ -114,7 +115,7 @@ class InspectorView(QWidget):
             self.app_state.select(None)
             self.model.set_highlight({})
             self.relation.clear()
-        elif name in changed or _root(name) in changed:
+        elif name in changed or root_name(name) in changed:
             self._select_var(var)  # new facts: the views fetch again
 
     def set_filter_text(self, text: str) -> None:
@@ -255,11 +256,3 @@ class InspectorView(QWidget):
         for section, column in enumerate(self.model.columns()):
             hidden = (column.key in saved) if isinstance(saved, list) else not column.visible
             self.tree.setColumnHidden(section, hidden)
-
-
-def _root(name: str) -> str:
-    """The top-level variable of a child's name: ``sd`` for ``sd['w']``, ``model`` for ``model.fc.weight``."""
-    for i, ch in enumerate(name):
-        if ch in ".[":
-            return name[:i]
-    return name
