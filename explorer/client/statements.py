@@ -11,11 +11,10 @@ Statements sharing a line (``a = 1; b = 2``) are one step. Pure Python, no Qt.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-CELL_MARKER = re.compile(r"^\s*#\s*%%")
+from explorer.protocol.cells import is_cell_marker
 
 
 @dataclass(frozen=True)
@@ -29,7 +28,7 @@ class Statement:
 
 def _cells(lines: list[str]) -> list[tuple[int, int]]:
     """(first, last) 0-based line indexes of each cell, the text before the first marker included."""
-    starts = [0] + [i for i, line in enumerate(lines) if CELL_MARKER.match(line) and i > 0]
+    starts = [0] + [i for i, line in enumerate(lines) if is_cell_marker(line) and i > 0]
     ends = starts[1:] + [len(lines)]
     return [(a, b - 1) for a, b in zip(starts, ends)]
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from PySide6.QtCore import QEvent, QMimeData, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
@@ -18,9 +16,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
+from explorer.protocol.cells import is_cell_marker
 from explorer.ui.editor.python_highlighter import PythonHighlighter
 
-CELL_MARKER = re.compile(r"^\s*#\s*%%")
 # Keys the window's run actions own; the editor must not eat them as newlines.
 _RUN_KEYS = {Qt.Key.Key_Return, Qt.Key.Key_Enter}
 
@@ -118,7 +116,7 @@ class CodeEditorWidget(QPlainTextEdit):
             geometry = self.blockBoundingGeometry(block).translated(offset)
             if geometry.top() > event.rect().bottom():
                 break
-            if CELL_MARKER.match(block.text()) and block.blockNumber() > 0:
+            if is_cell_marker(block.text()) and block.blockNumber() > 0:
                 y = round(geometry.top())
                 painter.drawLine(0, y, self.viewport().width(), y)
             block = block.next()
@@ -157,10 +155,10 @@ class CodeEditorWidget(QPlainTextEdit):
         lines = self.lines()
         current = (line or self.textCursor().blockNumber() + 1) - 1
         start = current
-        while start > 0 and not CELL_MARKER.match(lines[start]):
+        while start > 0 and not is_cell_marker(lines[start]):
             start -= 1
         end = current + 1
-        while end < len(lines) and not CELL_MARKER.match(lines[end]):
+        while end < len(lines) and not is_cell_marker(lines[end]):
             end += 1
         return start + 1, end
 
