@@ -14,7 +14,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from explorer.protocol.cells import is_cell_marker
+from explorer.protocol.cells import is_cell_marker, is_code_line
 
 
 @dataclass(frozen=True)
@@ -31,11 +31,6 @@ def _cells(lines: list[str]) -> list[tuple[int, int]]:
     starts = [0] + [i for i, line in enumerate(lines) if is_cell_marker(line) and i > 0]
     ends = starts[1:] + [len(lines)]
     return [(a, b - 1) for a, b in zip(starts, ends)]
-
-
-def _is_code(line: str) -> bool:
-    stripped = line.strip()
-    return bool(stripped) and not stripped.startswith("#")
 
 
 def _spans(source: str) -> list[tuple[int, int]] | None:
@@ -75,7 +70,7 @@ def split_statements(text: str) -> list[Statement]:
         chunk = lines[first:last + 1]
         spans = _spans("\n".join(chunk))
         if spans is None:
-            code_rows = [i for i, line in enumerate(chunk) if _is_code(line)]
+            code_rows = [i for i, line in enumerate(chunk) if is_code_line(line)]
             spans = [(code_rows[0] + 1, code_rows[-1] + 1)] if code_rows else []
         for a, b in spans:
             out.append(Statement(first + a, first + b, "\n".join(lines[first + a - 1:first + b])))

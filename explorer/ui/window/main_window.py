@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from explorer import protocol
 from explorer.client.run_queue import Run, RunQueue
 from explorer.client.states import KernelStatus, ProblemKind
+from explorer.protocol.cells import has_code
 from explorer.ui.app_state import AppState
 from explorer.ui.banner_widget import BannerWidget
 from explorer.ui.detail_tabs_widget import DetailTabsWidget
@@ -204,7 +205,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowFilesMixin, QMainWin
 
     def run_cell_and_advance(self) -> None:
         # A cell of comments only (a lesson's title) would run nothing visible: start at the next cell with code.
-        while not _has_code(self.editor.current_cell()[0]) and self.editor.advance_to_next_cell():
+        while not has_code(self.editor.current_cell()[0]) and self.editor.advance_to_next_cell():
             pass
         self.run_cell()
         self.editor.advance_to_next_cell()
@@ -378,8 +379,3 @@ def _in_file_lines(card: dict | None, run: Run | None) -> dict | None:
         if isinstance(card.get(key), int):
             out[key] = run.file_line(card[key])
     return out
-
-
-def _has_code(code: str) -> bool:
-    """Whether *code* has a line that is neither blank nor a comment."""
-    return any(line.strip() and not line.strip().startswith("#") for line in code.split("\n"))
