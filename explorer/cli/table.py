@@ -7,6 +7,7 @@ from typing import Any
 
 from explorer import protocol
 from explorer.cli.common import printable
+from explorer.protocol.units import shape_text, strides_text
 
 
 def _text(value: Any) -> str:
@@ -17,18 +18,14 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _seq(values: list[int] | None, left: str, right: str) -> str:
-    return "" if values is None else left + ", ".join(map(str, values)) + right
-
-
 #: Each column of the table and how it shows a VAR.
 _CELLS: dict[str, Callable[[protocol.Var], str]] = {
     "name": lambda var: var["name"],
     "kind": lambda var: var["type"] if var["kind"] == "other" else var["kind"],
-    "shape": lambda var: _seq(var["shape"], "[", "]"),
+    "shape": lambda var: shape_text(var["shape"]),
     "dtype": lambda var: _text(var["dtype"]),
     "device": lambda var: _text(var["device"]),
-    "strides": lambda var: _seq(var["strides"], "(", ")"),
+    "strides": lambda var: strides_text(var["strides"]),
     "offset": lambda var: _text(var["storage_offset"]),
     "contig": lambda var: _text(var["is_contiguous"]),
     "grad_fn": lambda var: _text(var["grad_fn"]),

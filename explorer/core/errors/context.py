@@ -15,6 +15,7 @@ from explorer.core.errors.source import parse, segment, statement_at
 from explorer.core.errors.spelling import spell
 from explorer.core.errors.values_static import lookup, resolve_callee  # noqa: F401 - re-exported
 from explorer.core.i18n import _
+from explorer.protocol.units import shape_text
 
 _IDENT_CHAIN = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
 _MAX_LIST_ITEMS = 8
@@ -187,7 +188,7 @@ def header_nodes(stmt: ast.stmt) -> list[ast.AST]:
 
 def fmt_shape(shape: list[int] | None) -> str:
     """'[4, 3]' (or '?' when unknown)."""
-    return "?" if shape is None else "[" + ", ".join(str(s) for s in shape) + "]"
+    return shape_text(shape, missing="?")
 
 
 def variable_record(name: str, value: Any) -> dict[str, Any]:

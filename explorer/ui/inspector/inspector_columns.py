@@ -9,14 +9,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from explorer import protocol
-
-
-def _seq(values: Any) -> str:
-    return "" if values is None else "(" + ", ".join(str(v) for v in values) + ")"
-
-
-def _shape(values: Any) -> str:
-    return "" if values is None else "[" + ", ".join(str(v) for v in values) + "]"
+from explorer.protocol.units import format_bytes, shape_text, strides_text
 
 
 def _yes(value: Any) -> str:
@@ -25,15 +18,8 @@ def _yes(value: Any) -> str:
     return "✓" if value else "✗"
 
 
-def _bytes(value: Any) -> str:
-    if value is None:
-        return ""
-    size = float(value)
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if size < 1024 or unit == "TiB":
-            return f"{int(size)} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return str(value)
+def _bytes(value: int | None) -> str:
+    return "" if value is None else format_bytes(value)
 
 
 def _plain(value: object) -> str:
@@ -46,14 +32,14 @@ def _grad(value: protocol.GradSummary | None) -> str:
         return ""
     if value["preview"]:
         return str(value["preview"])
-    return f"{_shape(value['shape'])} {value['dtype']}".strip()
+    return f"{shape_text(value['shape'])} {value['dtype']}".strip()
 
 
 def _strides(var: protocol.Var) -> str:
     """Each library's own unit, as its ``.stride()`` / ``.strides`` prints: torch in elements, NumPy in bytes."""
     if var["kind"] == "ndarray" and var["byte_strides"] is not None:
-        return _seq(var["byte_strides"]) + " B"
-    return _seq(var["strides"])
+        return strides_text(var["byte_strides"]) + " B"
+    return strides_text(var["strides"])
 
 
 def _hex(value: Any) -> str:
@@ -85,7 +71,7 @@ def columns() -> list[Column]:
         Column("change", QCoreApplication.translate("InspectorColumns", "Change"), QCoreApplication.translate("InspectorColumns", "What the last run did to this variable: new, changed, or changed through another name that shares its memory."), lambda v: ""),
         Column("memory_group", QCoreApplication.translate("InspectorColumns", "Memory"), QCoreApplication.translate("InspectorColumns", "Variables with the same colour share one block of memory: writing to one can change the others."), lambda v: _plain(v["memory_group"])),
         Column("type", QCoreApplication.translate("InspectorColumns", "Type"), QCoreApplication.translate("InspectorColumns", "The Python type: Tensor, Parameter (a tensor a model learns), ndarray (NumPy), or another object."), _type),
-        Column("shape", QCoreApplication.translate("InspectorColumns", "Shape"), QCoreApplication.translate("InspectorColumns", "How many elements along each dimension. A scalar has shape []; an RGB image tensor is usually [3, H, W]."), lambda v: _shape(v["shape"]) if v["kind"] != "other" else (v["repr"] or "")),
+        Column("shape", QCoreApplication.translate("InspectorColumns", "Shape"), QCoreApplication.translate("InspectorColumns", "How many elements along each dimension. A scalar has shape []; an RGB image tensor is usually [3, H, W]."), lambda v: shape_text(v["shape"]) if v["kind"] != "other" else (v["repr"] or "")),
         Column("dtype", QCoreApplication.translate("InspectorColumns", "Dtype"), QCoreApplication.translate("InspectorColumns", "The element type: float32 is the default for tensors, int64 for integer data; most layers refuse integers."), lambda v: _plain(v["dtype"])),
         Column("device", QCoreApplication.translate("InspectorColumns", "Device"), QCoreApplication.translate("InspectorColumns", "Where the data lives (cpu, cuda:0). Tensors in one operation must be on the same device."), lambda v: _plain(v["device"])),
         Column("strides", QCoreApplication.translate("InspectorColumns", "Strides"), QCoreApplication.translate("InspectorColumns", "How far to jump in memory to move one step along each dimension: torch counts elements (t.stride()), NumPy counts bytes (a.strides, shown with B). A view changes strides, not data."), _strides),

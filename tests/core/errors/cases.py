@@ -259,7 +259,7 @@ CASES += [
     Case("batchnorm_single_sample", "import torch\nbn = torch.nn.BatchNorm1d(3)\nx = torch.randn(1, 3)\ny = bn(x)\n", 4,
          ("`x`", "[1, 3]"), _shape("y", (1, 3)), r"Expected more than 1 value per channel when training", ("bn.eval()",)),
     # -- memory -----------------------------------------------------------------------------------------------
-    Case("out_of_memory", "import torch\nhuge = torch.empty(2**44)\n", 2, ("70.4 TB", "shape"),
+    Case("out_of_memory", "import torch\nhuge = torch.empty(2**44)\n", 2, ("64.0 TiB", "shape"),
          None, r"can't allocate memory: you tried to allocate 70368744177664 bytes"),
     Case("out_of_memory", "import numpy as np\nhuge = np.empty(2**44)\n", 2, ("128. TiB",),
          None, r"Unable to allocate 128\. TiB for an array"),
