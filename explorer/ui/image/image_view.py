@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from explorer import protocol
 from explorer.protocol.kinds import is_array
+from explorer.protocol.pixels import PIXEL_MAX, pixel_step, value_limits
 from explorer.ui.app_state import AppState
 from explorer.ui.figure_fonts import points
 from explorer.ui.image.image_status import ImageStatusMixin
@@ -337,14 +338,11 @@ class ImageView(ImageStatusMixin, QWidget):
         the tensor's own units; RGB(A) pixels go to imshow untouched.
         """
         if pixels.shape[2] != 1:
-            return pixels, (0.0, 255.0), None
-        lo, hi = (_float(v, d) for v, d in zip(payload.get("value_range") or (0.0, 255.0), (0.0, 255.0)))
-        values = pixels[:, :, 0].astype(np.float32)
-        if hi > lo:
-            values = values * np.float32((hi - lo) / 255.0) + np.float32(lo)
-        else:
-            hi = lo + 1.0
-        return values, (lo, hi), self.colormap_combo.currentData()
+            return pixels, (0.0, float(PIXEL_MAX)), None
+        lo, hi = value_limits(payload.get("value_range"))
+        # pixel_value(), for every pixel at once
+        values = pixels[:, :, 0].astype(np.float32) * np.float32(pixel_step(lo, hi)) + np.float32(lo)
+        return values, (lo, hi if hi > lo else lo + 1.0), self.colormap_combo.currentData()
 
     def _detach_colorbar(self) -> None:
         """Unhook the old colour bar from the reused image (it would redraw artists cax.clear() removed)."""
@@ -427,12 +425,3 @@ def _wrapping_label(parent: QWidget) -> QLabel:
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
-
-
-def _float(value: Any, default: float) -> float:
-    """A finite float from a reply field (which may be 'nan'/'inf' text), else *default*."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return default
-    return number if np.isfinite(number) else default
