@@ -31,31 +31,20 @@ from explorer.ui.graph_drawing import (
     gradient_lines,
     layered_positions,
 )
-from explorer.ui.selection_fetch import SelectionFetch
+from explorer.ui.selection_view import SelectionView
 
 _ZOOM_STEP = 1.25
 _MIN_SCALE, _MAX_SCALE = 0.02, 8.0
 _READABLE_SCALE = 0.4
 
 
-class GraphView(QWidget):
-    """Draws the backward graph of the selected variable in forward reading order.
-
-    Parameters
-    ----------
-    source : object
-        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.Graph`.
-    state : AppState
-        Holds the selected variable.
-    parent : QWidget, optional
-    """
+class GraphView(SelectionView):
+    """Draws the backward graph (:class:`explorer.protocol.Graph`) of the selected variable in forward reading order."""
 
     graph_shown = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.app_state = state
-        self._fetcher = SelectionFetch(self, source, state, self._fetch)
+        super().__init__(source, state, parent)
         self._result: protocol.GraphReply | None = None
         self._labels: list[str] = []
         self._texts: list[str] = []
@@ -76,12 +65,7 @@ class GraphView(QWidget):
         layout.addWidget(self._banner)
         layout.addWidget(self._message)
         layout.addWidget(self._view, 1)
-        state.selection_changed.connect(self._on_state_selection_changed)
-        self._on_state_selection_changed(state.selection)
-
-    @property
-    def _var(self) -> protocol.Var | None:
-        return self.app_state.selection
+        self.follow_selection()
 
     # -- construction --------------------------------------------------------
     def _make_label(self, name: str, style: str) -> QLabel:
@@ -222,9 +206,8 @@ class GraphView(QWidget):
 
     # -- requests -------------------------------------------------------------------
     def _fetch(self) -> None:
-        assert self._var is not None
         self._show_message(self.tr("Reading the graph…"))
-        self._fetcher.ask(protocol.Graph(name=self._var["name"]), self._on_source_replied)
+        self._fetcher.ask(protocol.Graph(name=self._name), self._on_source_replied)
 
     def _on_source_replied(self, reply: protocol.Reply[protocol.GraphReply]) -> None:
         if not reply.ok:
@@ -248,7 +231,7 @@ class GraphView(QWidget):
 
     def _show_graph(self, result: protocol.GraphReply) -> None:
         self._clear()
-        name = self._var["name"] if self._var else ""
+        name = self._name
         notes = [self._reason(result.get("message_key"), name, result.get("message"))]
         if result.get("truncated"):
             shown = len(result.get("nodes", []))

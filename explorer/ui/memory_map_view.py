@@ -13,7 +13,7 @@ from explorer.protocol.kinds import is_array
 from explorer.protocol.positions import position_formula, unravel
 from explorer.ui.app_state import AppState
 from explorer.ui.palette import GROUP_COLORS  # one palette for inspector chips and map rows
-from explorer.ui.selection_fetch import SelectionFetch
+from explorer.ui.selection_view import SelectionView
 
 _MAX_TOOLTIP_VISITS = 4
 _MAX_COUNT = 2**31 - 1  # the largest plural count Qt's translate() accepts (a C int)
@@ -26,34 +26,18 @@ def _text_color(fill: QColor) -> QColor:
     return QColor("#000000") if luminance > 140 else QColor("#FFFFFF")
 
 
-class MemoryMapView(QWidget):
-    """Draws the ``memory_map`` payload of the selected variable.
-
-    Parameters
-    ----------
-    source : object
-        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.MemoryMap`.
-    state : AppState
-        Holds the selected variable.
-    parent : QWidget, optional
-    """
+class MemoryMapView(SelectionView):
+    """Draws the ``memory_map`` payload (:class:`explorer.protocol.MemoryMap`) of the selected variable."""
 
     map_loaded = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.app_state = state
+        super().__init__(source, state, parent)
         self._payload: protocol.MemoryMapReply | None = None
         self._message = ""
-        self._fetcher = SelectionFetch(self, source, state, self._fetch)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        state.selection_changed.connect(self._on_state_selection_changed)
-        self._on_state_selection_changed(state.selection)
-
-    @property
-    def _var(self) -> protocol.Var | None:
-        return self.app_state.selection
+        self.follow_selection()
 
     # -- public API ------------------------------------------------------------
     def _on_state_selection_changed(self, var: protocol.Var | None) -> None:
@@ -86,8 +70,7 @@ class MemoryMapView(QWidget):
 
     # -- fetching ----------------------------------------------------------------
     def _fetch(self) -> None:
-        assert self._var is not None
-        self._fetcher.ask(protocol.MemoryMap(name=self._var["name"]), self._on_source_replied)
+        self._fetcher.ask(protocol.MemoryMap(name=self._name), self._on_source_replied)
 
     def _on_source_replied(self, reply: protocol.Reply[protocol.MemoryMapReply]) -> None:
         if not reply.ok or reply.result is None:

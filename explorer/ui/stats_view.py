@@ -30,7 +30,7 @@ from explorer import protocol
 from explorer.protocol.kinds import is_array
 from explorer.ui.app_state import AppState
 from explorer.ui.figure_fonts import families, points
-from explorer.ui.selection_fetch import SelectionFetch
+from explorer.ui.selection_view import SelectionView
 
 # Below this many elements the statistics start as soon as the tab shows the variable.
 AUTO_LIMIT = 10_000_000
@@ -56,17 +56,10 @@ def format_stat(value: Any) -> str:
     return f"{value:.6g}"
 
 
-class StatsView(QWidget):
+class StatsView(SelectionView):
     """Statistics of the selected variable, computed in the kernel without blocking.
 
-    Parameters
-    ----------
-    source : object
-        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.StatsStart`,
-        ``StatsPoll`` and ``StatsCancel``.
-    state : AppState
-        Holds the selected variable.
-    parent : QWidget, optional
+    Its source answers :class:`explorer.protocol.StatsStart`, ``StatsPoll`` and ``StatsCancel``.
 
     Attributes
     ----------
@@ -77,10 +70,7 @@ class StatsView(QWidget):
     stats_shown = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._source = source
-        self.app_state = state
-        self._fetcher = SelectionFetch(self, source, state)
+        super().__init__(source, state, parent)
         self._job: int | None = None
         self._state = "idle"  # idle | starting | running | done | cancelled | failed
         self._result: dict | None = None
@@ -93,12 +83,7 @@ class StatsView(QWidget):
         self._build_widgets()
         self._build_figure()
         self.retranslate()
-        state.selection_changed.connect(self._on_state_selection_changed)
-        self._on_state_selection_changed(state.selection)
-
-    @property
-    def _var(self) -> protocol.Var | None:
-        return self.app_state.selection
+        self.follow_selection()
 
     def _build_widgets(self) -> None:
         self.compute_button = QPushButton(self)
@@ -186,8 +171,7 @@ class StatsView(QWidget):
         self._cancel_wanted = False
         self._clear()
         self._show_state()
-        assert self._var is not None
-        request = protocol.StatsStart(name=self._var["name"], **self.job_options)
+        request = protocol.StatsStart(name=self._name, **self.job_options)
         self._fetcher.ask(request, self._on_source_started, on_stale=self._on_stale_start)
 
     def cancel(self) -> None:

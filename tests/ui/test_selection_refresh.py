@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from explorer import protocol
+from explorer.core.summary.dispatch import summarize
 from explorer.ui.app_state import AppState
 from explorer.ui.inspector.inspector_model import InspectorModel
 from explorer.ui.inspector.inspector_view import InspectorView
@@ -57,3 +58,23 @@ def test_a_rerun_refreshes_the_selected_child(qtbot, namespace, child) -> None:
         inspector.apply_snapshot(delta)
     assert state.selection is not None and state.selection["shape"] == [4, 5]
     assert values.model.rowCount() == 4 and values.cell_text(0, 0) == "1"
+
+
+def test_every_detail_view_follows_the_selection_through_one_base(qtbot) -> None:
+    from explorer.ui.graph_view import GraphView
+    from explorer.ui.image.image_view import ImageView
+    from explorer.ui.memory_map_view import MemoryMapView
+    from explorer.ui.selection_view import SelectionView
+    from explorer.ui.stats_view import StatsView
+
+    source, state = InProcessSource({"t": torch.ones(2, 3, requires_grad=True)}), AppState()
+    views = [cls(source, state) for cls in (ImageView, ValuesView, StatsView, MemoryMapView, GraphView)]
+    for view in views:
+        qtbot.addWidget(view)
+        view.show()
+        assert isinstance(view, SelectionView) and view._var is None
+    state.select(summarize("t", source.namespace["t"]))
+    assert all(view._name == "t" for view in views)
+    asked = {"graph", "image", "memory_map", "stats_start", "values"}  # each view its own request, for "t"
+    qtbot.waitUntil(lambda: asked <= set(source.methods()))
+    assert all(getattr(r, "name", "t") == "t" for r in source.requests)

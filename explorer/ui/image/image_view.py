@@ -34,7 +34,7 @@ from explorer.protocol.pixels import PIXEL_MAX, pixel_step, value_limits
 from explorer.ui.app_state import AppState
 from explorer.ui.figure_fonts import points
 from explorer.ui.image.image_status import ImageStatusMixin
-from explorer.ui.selection_fetch import SelectionFetch
+from explorer.ui.selection_view import SelectionView
 
 LAYOUT_CHOICES = (None, "HW", "CHW", "HWC", "NCHW", "NHWC")
 COLORMAPS = ("gray", "viridis", "magma", "coolwarm")
@@ -42,24 +42,13 @@ MAX_LABELLED_TILES = 64  # beyond this the tile numbers would cover the images
 _REFETCH_GROWTH = 1.25  # ask for sharper pixels once the canvas is this much larger
 
 
-class ImageView(ImageStatusMixin, QWidget):
-    """Draws the selected variable as an image (automatic CHW -> HWC, batch grids).
-
-    Parameters
-    ----------
-    source : object
-        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.Image`.
-    state : AppState
-        Holds the selected variable (the view draws whatever is selected).
-    parent : QWidget, optional
-    """
+class ImageView(ImageStatusMixin, SelectionView):
+    """Draws the selected variable as an image (:class:`explorer.protocol.Image`: automatic CHW -> HWC, batch grids)."""
 
     image_shown = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.app_state = state
-        self._fetcher = SelectionFetch(self, source, state, self._fetch)
+        super().__init__(source, state, parent)
         self._payload: dict | None = None
         self._facts: dict = {}  # what an error reply still told (channels per layout)
         self._pixels: np.ndarray | None = None
@@ -72,12 +61,7 @@ class ImageView(ImageStatusMixin, QWidget):
         self._resize_timer.setInterval(250)
         self._resize_timer.timeout.connect(self._on_resize_timer_timeout)
         self.retranslate()
-        state.selection_changed.connect(self._on_state_selection_changed)
-        self._on_state_selection_changed(state.selection)
-
-    @property
-    def _var(self) -> protocol.Var | None:
-        return self.app_state.selection
+        self.follow_selection()
 
     # -- construction ------------------------------------------------------------
     def _build_figure(self) -> None:
@@ -260,16 +244,15 @@ class ImageView(ImageStatusMixin, QWidget):
         return max(64, int(self._stack.width() * ratio)), max(64, int(self._stack.height() * ratio))
 
     def _fetch(self) -> None:
-        assert self._var is not None
         width, height = self._canvas_size()
         self._requested_size = (width, height)
-        request = protocol.Image(name=self._var["name"], layout=self.layout_combo.currentData(),
+        request = protocol.Image(name=self._name, layout=self.layout_combo.currentData(),
                                  channel=self.channel_combo.currentData(), max_width=width, max_height=height)
         self._fetcher.ask(request, self._on_source_replied)
 
     def _on_source_replied(self, reply: protocol.Reply[protocol.ImageReply]) -> None:
         if not reply.ok or reply.result is None:
-            name = self._var["name"] if self._var else ""
+            name = self._name
             self._show_message(self.tr("{name} cannot be drawn as an image: {reason}").format(
                 name=name, reason=reply.message))
             if reply.error is not None and reply.error.data.get("channels_by_layout"):

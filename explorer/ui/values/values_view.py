@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from explorer import protocol
 from explorer.protocol.kinds import is_array
 from explorer.ui.app_state import AppState
-from explorer.ui.selection_fetch import SelectionFetch
+from explorer.ui.selection_view import SelectionView
 from explorer.ui.values.values_table_model import (
     MAX_TABLE_COLS,
     MAX_TABLE_ROWS,
@@ -36,23 +36,13 @@ from explorer.ui.values.values_table_model import (
 )
 
 
-class ValuesView(QWidget):
-    """The values table with pickers for the displayed dims and sliders for the others.
-
-    Parameters
-    ----------
-    source : object
-        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.Values`.
-    state : AppState
-        Holds the selected variable.
-    parent : QWidget, optional
-    """
+class ValuesView(SelectionView):
+    """The values table (:class:`explorer.protocol.Values`) with pickers for the displayed dims and sliders for the others."""
 
     values_shown = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.app_state = state
+        super().__init__(source, state, parent)
         self._shown_name: str | None = None
         self._shape: list[int] = []
         self._index: list[int | None] = []
@@ -60,17 +50,12 @@ class ValuesView(QWidget):
         self._col_dim: int | None = None
         self._has_values = False
         self._spins: dict[int, QSpinBox] = {}
-        self.model = ValuesTableModel(SelectionFetch(self, source, state), self)
+        self.model = ValuesTableModel(self._fetcher, self)  # it asks for the blocks it paints
         self.model.window_loaded.connect(self._on_model_window_loaded)
         self.model.window_failed.connect(self._on_model_window_failed)
         self._build_widgets()
         self.retranslate()
-        state.selection_changed.connect(self._on_state_selection_changed)
-        self._on_state_selection_changed(state.selection)
-
-    @property
-    def _var(self) -> protocol.Var | None:
-        return self.app_state.selection
+        self.follow_selection()
 
     def _build_widgets(self) -> None:
         self.rows_label, self.cols_label = QLabel(self), QLabel(self)
