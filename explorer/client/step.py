@@ -88,9 +88,6 @@ class Stepper(QObject):
     def next_index(self) -> int | None:
         return self._next
 
-    def is_busy(self) -> bool:
-        return self._busy
-
     def is_replaying(self) -> bool:
         return self._busy and self._replaying > 0
 

@@ -84,13 +84,6 @@ class ErrorContext:
                 return ast.unparse(call.func.value)
         return None
 
-    def assigned_name(self) -> str | None:
-        """'c' when the statement is ``c = ...`` (one plain name), else None."""
-        stmt = self.statement
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            return stmt.targets[0].id
-        return None
-
     # -- names ---------------------------------------------------------------
     def spell(self, path: str) -> str | None:
         """How the learner's script spells a library name (``torch.nn.Linear`` -> ``nn.Linear``)."""
@@ -140,11 +133,6 @@ class ErrorContext:
                 own=own, function=self.function, outer=outer, shape=fmt_shape(shape_of(passed)), line=caller.line)
         return _("{own}; `{function}` was called with `{outer}` on line {line}").format(
             own=own, function=self.function, outer=outer, line=caller.line)
-
-    def learner_name(self, name: str) -> str:
-        """The learner's name for a value of the failing line: the caller's variable when it is the same object."""
-        alias = self.aliases.get(name)
-        return alias[0] if alias is not None and alias[2] else name
 
     def describe_all(self, names: list[str] | None = None) -> str:
         """Describe several variables, joined as a list."""

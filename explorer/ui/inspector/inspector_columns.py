@@ -86,7 +86,3 @@ def columns() -> list[Column]:
         Column("retains_grad", QCoreApplication.translate("InspectorColumns", "retains_grad"), QCoreApplication.translate("InspectorColumns", "Whether this non-leaf tensor keeps its .grad after backward() (set with retain_grad())."), lambda v: _yes(v["retains_grad"]), False),
         Column("grad", QCoreApplication.translate("InspectorColumns", "Grad"), QCoreApplication.translate("InspectorColumns", "The gradient backward() stored for this leaf (its values when small); empty until backward() runs. A second backward() adds to it."), lambda v: _grad(v["grad"])),
     ]
-
-
-def column_keys() -> list[str]:
-    return [c.key for c in columns()]

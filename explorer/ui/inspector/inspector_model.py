@@ -245,9 +245,6 @@ class InspectorModel(QAbstractItemModel):
                 shown.append(node)
         return shown
 
-    def filter_text(self) -> str:
-        return self._filter
-
     # -- highlight and language ---------------------------------------------------------------
     def retranslate(self) -> None:
         self._columns = columns()
