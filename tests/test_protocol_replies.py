@@ -19,7 +19,7 @@ from tests.typed_check import mismatches
 
 def _declared(cls: type[protocol.Request[Any]]) -> Any:
     """The ``R`` of ``class X(Request[R])``."""
-    base = next(b for b in cls.__orig_bases__ if getattr(b, "__origin__", None) is protocol.Request)  # type: ignore[attr-defined]
+    base = next(b for b in cls.__orig_bases__ if getattr(b, "__origin__", None) is protocol.Request)
     return get_args(base)[0]
 
 

@@ -77,7 +77,7 @@ def test_every_var_has_exactly_the_declared_keys_and_types(reader: str, name: st
     hints = get_type_hints(replies.Var)
     for var in _walk([top]):
         assert list(var) == list(protocol.VAR_KEYS) == list(hints), var["name"]
-        wrong = {key: var[key] for key in hints if not conforms(var[key], hints[key])}  # type: ignore[literal-required]
+        wrong = {key: var[key] for key in hints if not conforms(var[key], hints[key])}
         assert wrong == {}, var["name"]
 
 

@@ -19,6 +19,6 @@ def test_a_matrix_product_fix_names_the_shape_it_makes(case: Case) -> None:
     code, _, comment = result["fix"].partition("  # ")
     said = re.search(r"-> \[([\d, ]*)\]$", comment)
     assert said, result["fix"]
-    target = ast.parse(code).body[0].targets[0].id  # type: ignore[attr-defined]
+    target = ast.parse(code).body[0].targets[0].id
     made = tuple(run_patched(case.script, result)[target].shape)
     assert made == tuple(int(n) for n in said.group(1).split(", ")), (result["fix"], made)
