@@ -151,3 +151,14 @@ def test_window_imports_without_torch() -> None:
     modules = _modules_after("import explorer.ui.window.main_window, explorer.app")
     assert "torch" not in modules
     assert "PySide6.QtWidgets" in modules
+
+
+def test_protocol_needs_only_the_standard_library() -> None:
+    """The rules both sides share (kinds, names, cells, units, positions, pixels) import nothing installed."""
+    offenders = []
+    for path in _layer_files("protocol"):
+        for name in _imports(path):
+            top = name.split(".")[0]
+            if top not in sys.stdlib_module_names and not name.startswith("explorer.protocol") and top != "__future__":
+                offenders.append(f"{path.relative_to(PACKAGE)} imports {name}")
+    assert offenders == []

@@ -37,8 +37,8 @@ from explorer.client.headless import (
     KernelStartTimeout,
 )
 from explorer.core.i18n import _
+from explorer.protocol.kinds import is_array
 
-ARRAY_KINDS = ("tensor", "parameter", "ndarray")
 #: A script larger than this is not a lesson or an experiment; reading it could exhaust memory.
 MAX_SCRIPT_BYTES = 16 * 1024 * 1024
 #: Seconds to list what a script left after it was interrupted at the end of the budget.
@@ -204,10 +204,10 @@ def inspect_target(options: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _pick_variable(variables: list[dict[str, Any]], wanted: str | None) -> str:
+def _pick_variable(variables: list[protocol.Var], wanted: str | None) -> str:
     if wanted:
         return wanted
-    arrays = [v["name"] for v in variables if v.get("kind") in ARRAY_KINDS]
+    arrays = [v["name"] for v in variables if is_array(v["kind"])]
     if len(arrays) == 1:
         return arrays[0]
     if not arrays:

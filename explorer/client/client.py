@@ -35,7 +35,7 @@ class ExplorerClient(QObject):
 
     ready = Signal(object)  # the HelloReply
     #: (kind, facts): "version" {"kernel", "kernel_protocol", "app", "app_protocol"} | "missing" {"error"}
-    problem = Signal(str, dict)
+    problem = Signal(str, dict)  # (ProblemKind, facts)
     paused = Signal(object)  # protocol.PausedEvent: the code waits in breakpoint()
     resumed = Signal(object)  # {"stop"}: it went on (or was stopped)
     input_requested = Signal(str, bool)  # (prompt, password) of the user's input() in code we ran
@@ -247,8 +247,10 @@ class _ChunkDecoder(QObject):
         super().__init__(parent)
         self._reply = reply
         self._done = done
-        self._rows: list[dict] = []
+        self._rows: list[protocol.Var] = []
         self._next = 0
+        snapshot = protocol.packed_snapshot(reply)
+        self._compact = snapshot is not None and protocol.is_compact(snapshot)
 
     def start(self) -> None:
         QTimer.singleShot(0, self._step)
@@ -256,7 +258,7 @@ class _ChunkDecoder(QObject):
     def _step(self) -> None:
         buffers = self._reply.buffers
         if self._next < len(buffers):
-            self._rows.extend(protocol.unpack_chunk(buffers[self._next]))
+            self._rows.extend(protocol.unpack_chunk(buffers[self._next], self._compact))
             self._next += 1
             QTimer.singleShot(0, self._step)
             return

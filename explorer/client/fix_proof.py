@@ -39,6 +39,7 @@ from explorer.client.headless import (
     KernelKilledError,
     KernelStartTimeout,
 )
+from explorer.protocol.cells import has_code
 
 #: The seed of the proof run: step-back's (``explorer.client.step.STEP_SEED``), so both draw the same numbers.
 PROOF_SEED = 0
@@ -104,8 +105,7 @@ def has_code_fix(card: dict[str, Any] | None) -> bool:
     """True when the card offers code that applies at a line (not advice in comment lines)."""
     if not card or card.get("fix_mode") not in ("replace", "before") or not isinstance(card.get("fix_line"), int):
         return False
-    rows = str(card.get("fix") or "").splitlines()
-    return any(row.strip() and not row.strip().startswith("#") for row in rows)
+    return has_code(str(card.get("fix") or ""))
 
 
 # -- lines ----------------------------------------------------------------------------------------

@@ -16,6 +16,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from explorer.client.states import KernelStatus, RunOrigin
+
 
 @dataclass
 class Run:
@@ -27,8 +29,8 @@ class Run:
         Exactly what is sent to the kernel.
     first_line : int or None
         The editor line (1-based) the code starts at; None when it is not the editor's text.
-    origin : str
-        "file", "cell", "selection", "step", "replay", "load"... (what the user did).
+    origin : RunOrigin
+        What the user did: "file", "cell", "selection", "step", "replay" or "load".
     on_finished : callable, optional
         Called with the session's result once it finished (e.g. the loader's next file).
     before : callable, optional
@@ -38,7 +40,7 @@ class Run:
 
     code: str
     first_line: int | None = None
-    origin: str = "file"
+    origin: RunOrigin = "file"
     on_finished: Callable[[dict], None] | None = None
     msg_id: str | None = field(default=None, compare=False)
     before: Callable[[], None] | None = field(default=None, compare=False)
@@ -117,7 +119,7 @@ class RunQueue(QObject):
             run.on_finished(result)
         QTimer.singleShot(0, self._flush)
 
-    def _on_session_status_changed(self, status: str) -> None:
+    def _on_session_status_changed(self, status: KernelStatus) -> None:
         if status == "idle":
             QTimer.singleShot(0, self._flush)
 

@@ -27,6 +27,7 @@ from explorer import protocol
 from explorer.client.client import ExplorerClient
 from explorer.client.launch import configure_manager, kernel_env
 from explorer.client.qt_clients import attached_client, quiet_comm_manager, wait_for
+from explorer.client.states import KernelStatus
 
 R = TypeVar("R")
 #: How often the kernel is pinged until IOPub delivers (ZMQ's slow joiner drops early messages).
@@ -42,7 +43,7 @@ class KernelSession(QObject):
     snapshot to a QVariantMap and back on the GUI thread (seconds).
     """
 
-    status_changed = Signal(str)  # "starting" | "idle" | "busy" | "restarting" | "dead"
+    status_changed = Signal(str)  # a KernelStatus
     namespace_changed = Signal(object)  # a protocol.SnapshotReply (full, or a delta)
     run_started = Signal(object)  # {"msg_id", "code", "mine"}
     run_finished = Signal(object)  # {"msg_id", "code", "mine", "failed", "error", "hints", "warnings", "problem"}
@@ -80,13 +81,13 @@ class KernelSession(QObject):
         self.client.input_requested.connect(self.input_requested)
         self._runs: dict[str, dict[str, Any]] = {}
         self._mine: set[str] = set()
-        self._status = "starting"
+        self._status: KernelStatus = "starting"
         self._iopub_seen = False
         self._reconnecting = False
 
     # -- life cycle ---------------------------------------------------------------------
     @property
-    def status(self) -> str:
+    def status(self) -> KernelStatus:
         return self._status
 
     @property
@@ -230,7 +231,7 @@ class KernelSession(QObject):
             self.client.ask(protocol.SetLanguage(lang=lang), lambda _reply: None)
 
     # -- internals ----------------------------------------------------------------------------
-    def _set_status(self, status: str) -> None:
+    def _set_status(self, status: KernelStatus) -> None:
         if status != self._status:
             self._status = status
             self.status_changed.emit(status)
@@ -278,7 +279,7 @@ class KernelSession(QObject):
         request = protocol.AfterRun(code=run["code"], failed=run["failed"], overlaps=False, delta=True)
         self.ask(request, lambda reply: self._on_after_run_replied(run, reply))
 
-    def _on_after_run_replied(self, run: dict[str, Any], reply: protocol.Reply[Any]) -> None:
+    def _on_after_run_replied(self, run: dict[str, Any], reply: protocol.Reply[protocol.AfterRunReply]) -> None:
         result = reply.result if reply.ok else None
         if not result:
             self.run_finished.emit({**run, "error": None, "hints": [], "warnings": [], "problem": reply.message})

@@ -11,11 +11,10 @@ Statements sharing a line (``a = 1; b = 2``) are one step. Pure Python, no Qt.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-CELL_MARKER = re.compile(r"^\s*#\s*%%")
+from explorer.protocol.cells import is_cell_marker, is_code_line
 
 
 @dataclass(frozen=True)
@@ -29,14 +28,9 @@ class Statement:
 
 def _cells(lines: list[str]) -> list[tuple[int, int]]:
     """(first, last) 0-based line indexes of each cell, the text before the first marker included."""
-    starts = [0] + [i for i, line in enumerate(lines) if CELL_MARKER.match(line) and i > 0]
+    starts = [0] + [i for i, line in enumerate(lines) if is_cell_marker(line) and i > 0]
     ends = starts[1:] + [len(lines)]
     return [(a, b - 1) for a, b in zip(starts, ends)]
-
-
-def _is_code(line: str) -> bool:
-    stripped = line.strip()
-    return bool(stripped) and not stripped.startswith("#")
 
 
 def _spans(source: str) -> list[tuple[int, int]] | None:
@@ -76,7 +70,7 @@ def split_statements(text: str) -> list[Statement]:
         chunk = lines[first:last + 1]
         spans = _spans("\n".join(chunk))
         if spans is None:
-            code_rows = [i for i, line in enumerate(chunk) if _is_code(line)]
+            code_rows = [i for i, line in enumerate(chunk) if is_code_line(line)]
             spans = [(code_rows[0] + 1, code_rows[-1] + 1)] if code_rows else []
         for a, b in spans:
             out.append(Statement(first + a, first + b, "\n".join(lines[first + a - 1:first + b])))

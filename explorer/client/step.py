@@ -88,9 +88,6 @@ class Stepper(QObject):
     def next_index(self) -> int | None:
         return self._next
 
-    def is_busy(self) -> bool:
-        return self._busy
-
     def is_replaying(self) -> bool:
         return self._busy and self._replaying > 0
 
@@ -238,8 +235,8 @@ class Stepper(QObject):
         self._forward(self._statements, target - 1, target, replayed=target)
 
     # -- signals --------------------------------------------------------------------------
-    def _on_session_namespace_changed(self, snapshot: dict) -> None:
-        self._last_changes = dict(snapshot.get("changes") or {})
+    def _on_session_namespace_changed(self, snapshot: protocol.SnapshotReply) -> None:
+        self._last_changes = dict(snapshot["changes"])
 
 
 def _ignore(_reply: protocol.Reply[Any]) -> None:

@@ -9,13 +9,13 @@ through the base classes, a module's children from its ``_parameters``,
 
 from __future__ import annotations
 
-import ast
 import inspect
 import types
 from typing import Any
 
 from explorer.core.i18n import _
 from explorer.core.summary.static import PRISTINE_BUILTINS, instance_dict, is_sub, library, module_table
+from explorer.protocol.names import name_steps
 
 globals()["__builtins__"] = PRISTINE_BUILTINS
 
@@ -52,22 +52,9 @@ def _steps(name: str) -> tuple:
     if found is not None:
         return found
     try:
-        node = ast.parse(name, mode="eval").body
-    except (SyntaxError, ValueError, TypeError, RecursionError) as exc:
+        found = name_steps(name)
+    except ValueError as exc:  # the protocol's parser: the window reads names the same way
         raise ResolveError(_("not a variable name: {name}").format(name=repr(name))) from exc
-    steps: list[tuple[str, Any]] = []
-    while True:
-        if isinstance(node, ast.Attribute):
-            steps.append(("attr", node.attr))
-        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-            steps.append(("item", node.slice.value))
-        elif isinstance(node, ast.Name):
-            steps.append(("name", node.id))
-            break
-        else:
-            raise ResolveError(_("not a variable name: {name}").format(name=repr(name)))
-        node = node.value
-    found = tuple(reversed(steps))
     if len(_PATHS) >= _PATHS_LIMIT:
         _PATHS.clear()
     _PATHS[name] = found

@@ -28,10 +28,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from explorer.protocol.cells import is_cell_marker
+
 __all__ = ["LESSONS", "check_lesson", "lesson_cells", "lesson_path", "read_titles", "render_lesson", "split_cells"]
 
 LESSON_DIR = Path(__file__).resolve().parent
-CELL_MARKER = "# %%"
 FAIL_MARKER = "# this cell fails on purpose:"
 
 _FILE_PATTERN = re.compile(r"^(\d{2})_([a-z0-9_]+)\.py$")
@@ -82,7 +83,7 @@ def split_cells(source: str) -> list[dict[str, Any]]:
     current: list[str] | None = None
     start = 0
     for number, line in enumerate(source.splitlines(keepends=True), start=1):
-        if line.startswith(CELL_MARKER):
+        if is_cell_marker(line):
             if current is not None:
                 cells.append(_make_cell(current, start))
             current, start = [line], number
@@ -229,7 +230,7 @@ def check_lesson(source: str) -> list[str]:
             pending = None
         if "#" in stripped and not stripped.startswith("#"):
             problems.append(f"line {number}: a comment at the end of a code line has no language")
-        elif stripped.startswith("#") and not (stripped.startswith(CELL_MARKER) or _FAIL.match(line)
+        elif stripped.startswith("#") and not (is_cell_marker(line) or _FAIL.match(line)
                                                or (number <= 2 and _title_language(line))):
             problems.append(f"line {number}: comment without '# en:' or '# zh:'")
     if pending is not None:

@@ -6,9 +6,10 @@ import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic
+from typing import Any, Generic, cast
 
 from explorer.protocol.constants import PROTOCOL_VERSION, R
+from explorer.protocol.replies import VAR_KEYS, Var
 from explorer.protocol.requests import REQUESTS, Hello, Request
 
 
@@ -139,7 +140,8 @@ def pack_rows(rows: list[dict[str, Any]], compact: bool) -> tuple[dict[str, Any]
 
     In buffers the rows skip the comm's JSON decoding (a console sharing the kernel
     never parses them) and the window can decode them one chunk per event-loop turn.
-    ``compact`` drops null fields (a reader uses ``.get``): a third of the bytes.
+    ``compact`` drops null fields (a third of the bytes); the marker says so, and
+    :func:`unpack_chunk` puts them back, so a reader finds every key of a VAR.
     """
     buffers = []
     for start in range(0, len(rows), ROWS_PER_CHUNK):
@@ -147,7 +149,7 @@ def pack_rows(rows: list[dict[str, Any]], compact: bool) -> tuple[dict[str, Any]
         if compact:
             chunk = [_without_nulls(row) for row in chunk]
         buffers.append(json.dumps(chunk, separators=(",", ":"), allow_nan=False).encode())
-    return {"$rows": len(buffers), "count": len(rows)}, buffers
+    return {"$rows": len(buffers), "count": len(rows), "compact": compact}, buffers
 
 
 def _without_nulls(row: dict[str, Any]) -> dict[str, Any]:
@@ -158,21 +160,40 @@ def _without_nulls(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+_NULLS: dict[str, Any] = dict.fromkeys(VAR_KEYS)
+
+
+def _with_nulls(row: dict[str, Any]) -> Var:
+    """The inverse of :func:`_without_nulls`: every VAR key, null where the row has none."""
+    full = _NULLS.copy()
+    full.update(row)
+    children = row.get("children")
+    if children:
+        full["children"] = [_with_nulls(child) for child in children]
+    return cast(Var, full)
+
+
 def is_packed(value: Any) -> bool:
     return isinstance(value, dict) and "$rows" in value
 
 
-def unpack_chunk(buffer: bytes) -> list[dict[str, Any]]:
-    """The VARs of one buffer made by :func:`pack_rows`."""
-    return json.loads(buffer)
+def unpack_chunk(buffer: bytes, compact: bool = False) -> list[Var]:
+    """The VARs of one buffer made by :func:`pack_rows` (*compact*: as its marker says)."""
+    rows = json.loads(buffer)
+    return [_with_nulls(row) for row in rows] if compact else rows
 
 
-def unpack_rows(buffers: list[bytes]) -> list[dict[str, Any]]:
+def unpack_rows(buffers: list[bytes], compact: bool = False) -> list[Var]:
     """Every VAR of a packed snapshot, at once (the CLI; the window goes chunk by chunk)."""
-    rows: list[dict[str, Any]] = []
+    rows: list[Var] = []
     for buffer in buffers:
-        rows.extend(unpack_chunk(buffer))
+        rows.extend(unpack_chunk(buffer, compact))
     return rows
+
+
+def is_compact(snapshot: dict[str, Any]) -> bool:
+    """Whether the packed ``variables`` of *snapshot* (see :func:`packed_snapshot`) dropped their nulls."""
+    return bool(snapshot["variables"].get("compact"))
 
 
 def packed_snapshot(reply: Reply[Any]) -> dict[str, Any] | None:
@@ -189,7 +210,7 @@ def unpacked(reply: Reply[R]) -> Reply[R]:
     """*reply* with a packed snapshot's VARs decoded in place, all at once."""
     snapshot = packed_snapshot(reply)
     if snapshot is not None:
-        snapshot["variables"] = unpack_rows(reply.buffers)
+        snapshot["variables"] = unpack_rows(reply.buffers, is_compact(snapshot))
     return reply
 
 

@@ -2,36 +2,87 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, cast
+
+from explorer.protocol.kinds import VarKind
 
 
-class Var(TypedDict, total=False):
-    """One variable (the CLI contract's VAR, DESIGN.md): every key present, null where it does not apply."""
+class GradSummary(TypedDict):
+    """A tensor's ``.grad`` in its VAR: shape, dtype and (at most 16 elements on the CPU) the values as text."""
+
+    shape: list[int]
+    dtype: str
+    preview: str | None
+
+
+class Storage(TypedDict):
+    """The allocation a tensor or array lives in: its first byte's address and its size."""
+
+    data_ptr: int
+    nbytes: int
+
+
+class Relations(TypedDict):
+    """How a member of a memory group relates to the others (name lists capped, see ``core.memory.groups``)."""
+
+    same_allocation: list[str]
+    overlaps: list[str]
+    same_elements: list[str]
+
+
+class Var(TypedDict):
+    """One variable (the CLI contract's VAR, DESIGN.md): every key present, null where it does not apply.
+
+    The kernel makes every VAR from one blank record, so tensors, arrays, containers and
+    other values all carry these keys (``tests/test_protocol_var.py`` checks each kind).
+    A delta snapshot travels with its null fields dropped (:func:`explorer.protocol.pack_rows`);
+    unpacking puts them back, so a reader always finds every key.
+    """
 
     name: str
-    kind: str  # "tensor" | "parameter" | "ndarray" | "list" | "tuple" | "dict" | "module" | "other"
+    kind: VarKind
     type: str
     shape: list[int] | None
     dtype: str | None
     device: str | None
     strides: list[int] | None  # in elements
     byte_strides: list[int] | None
-    storage_offset: int | None
-    data_ptr: int | None
+    storage_offset: int | None  # in elements
+    data_ptr: int | None  # 0 for a tensor without storage (meta, lazy)
     itemsize: int | None
     numel: int | None
     nbytes: int | None
     is_contiguous: bool | None
     requires_grad: bool | None
     is_leaf: bool | None
-    grad_fn: str | None
-    grad: dict | None  # {"shape", "dtype", "preview"}
-    storage: dict | None  # {"data_ptr", "nbytes"}
-    memory_group: str | None
-    overlaps: list[str] | None
-    note: str | None
-    children: list[Var] | None
-    repr: str | None
+    grad_fn: str | None  # the grad_fn's class name
+    grad: GradSummary | None
+    storage: Storage | None
+    memory_group: str | None  # "M1", "M2", ... shared by the variables of one allocation
+    overlaps: list[str] | None  # null when the snapshot skipped them (the window asks per selection)
+    note: str | None  # why a field is null, in the kernel's language
+    retains_grad: bool | None
+    is_parameter: bool | None
+    preview: str | None  # the values of at most 16 elements, as text
+    layout: str | None  # "strided", "sparse_coo", ...
+    is_view: bool | None
+    copy_hint: str | None  # a copy the last run made where a view would share memory
+    length: int | None  # a container's len()
+    children: list[Var] | None  # a container's tensors/arrays and the containers holding some
+    repr: str | None  # the bounded one-line text of a container or other value
+    overlaps_exact: bool | None  # False when the bounded check skipped some pairs
+    relation: Relations | None
+
+
+#: Every key of a VAR, in the CLI contract's order.
+VAR_KEYS: tuple[str, ...] = tuple(Var.__annotations__)
+
+
+def null_var(name: str = "", kind: VarKind = "other", type_name: str = "") -> Var:
+    """A VAR whose every field is null but its name, kind and type (a placeholder row)."""
+    var = cast(Var, dict.fromkeys(VAR_KEYS))
+    var["name"], var["kind"], var["type"] = name, kind, type_name
+    return var
 
 
 class Change(TypedDict, total=False):
@@ -66,9 +117,31 @@ class SnapshotReply(TypedDict):
     grad_enabled: bool
 
 
-class Card(TypedDict, total=False):
-    """An explained error, warning or hint (the error card)."""
+def empty_snapshot() -> SnapshotReply:
+    """The full snapshot of an empty namespace (what a fresh kernel holds)."""
+    return {"seq": 0, "full": True, "variables": [], "removed": [], "order": None, "changes": {},
+            "memory_error": None, "torch_version": None, "grad_enabled": True}
 
+
+class CardVariable(TypedDict):
+    """A tensor or array the failing statement names, as the card lists it."""
+
+    name: str
+    shape: list[int] | None
+    dtype: str | None
+    device: str | None
+    requires_grad: bool | None
+
+
+class Card(TypedDict, total=False):
+    """An explained error, warning or hint (the error card).
+
+    ``fix`` is code (applied at ``fix_line`` as ``fix_mode`` says: "replace" the line or go
+    "before" it) or advice in comment lines; ``key`` names the rule that explained it;
+    ``code_line`` is the failing line's text; an error also carries its ``traceback``.
+    """
+
+    key: str
     severity: Literal["error", "warning", "hint"]
     type: str
     message: str
@@ -76,8 +149,14 @@ class Card(TypedDict, total=False):
     title: str
     explanation: str
     fix: str | None
-    variables: list[dict]
+    fix_mode: Literal["replace", "before"] | None
+    fix_line: int | None
+    code_line: str | None
+    variables: list[CardVariable]
     frames: list[FrameInfo]
+    fix_proof: dict[str, Any] | None  # the CLI's verdict on the fix (explorer.client.fix_proof)
+    traceback: str
+    internal: bool  # the explainer itself failed (only type and message then)
 
 
 class FrameInfo(TypedDict, total=False):
@@ -267,3 +346,140 @@ class PatchedScript(TypedDict):
     first: int | None
     last: int | None
     lines: int
+class LanguageReply(TypedDict):
+    """The language the kernel now writes its sentences in."""
+
+    lang: str
+
+
+class ScriptContextReply(TypedDict):
+    """The script's absolute path later code runs as (null: none)."""
+
+    path: str | None
+
+
+class StatsJob(TypedDict):
+    """A statistics job started or asked to stop."""
+
+    job: int
+
+
+class LoadPlan(TypedDict, total=False):
+    """How to load a data file (``code`` to run, ``name`` it defines, ...) or why not (``error``, ``needs_pickle``)."""
+
+    name: str
+    code: str
+    format: str
+    summary: str
+    hint: str | None
+    path: str
+    error: str
+    needs_pickle: bool
+
+
+class Cleared(TypedDict):
+    """Nothing to say: the request was done (``ClearError``)."""
+
+
+class StepCaptured(TypedDict):
+    """How many variables were remembered before a step."""
+
+    captured: int
+
+
+class StepCompared(TypedDict):
+    """Each asked variable before and after the step."""
+
+    items: list[BeforeAfter]
+
+
+class Seeded(TypedDict):
+    """The libraries whose random generators were seeded ("random", "numpy", "torch")."""
+
+    seeded: list[str]
+
+
+class GradientsWatched(TypedDict):
+    """How many autograd nodes were newly hooked to record their gradients."""
+
+    nodes: int
+
+
+class Resumed(TypedDict):
+    """What paused code was told (the answer to a pause prompt only)."""
+
+    stop: bool
+
+
+class Rendered(TypedDict, total=False):
+    """The CLI's ``render`` JSON: how the PNG at ``path`` was drawn."""
+
+    layout: str
+    permute: str | None
+    display_shape: list[int]
+    scaling: str
+    grid: list[int] | None
+    guessed: bool
+    reason: str | None
+    range: list[float] | None
+    width: int
+    height: int
+    channels: int
+    zoom: float
+    notes: list[str]
+    path: str
+
+
+class MapRow(TypedDict):
+    """One member of the memory group in the memory map: where it lives and which cells it reaches, in visit order."""
+
+    name: str
+    color_index: int
+    data_ptr: int
+    storage_ptr: int
+    storage_offset: int | None  # in elements; null when not a whole number of them
+    byte_offset: int
+    itemsize: int
+    dtype: str
+    shape: list[int]
+    strides: list[int] | None  # in elements; null when not whole numbers of them
+    byte_strides: list[int]
+    numel: int
+    reached: list[int]  # the first cell of each element visited, in C order
+    cell_span: int
+    flat: list[int] | None  # the flat indices visited, when the visits were sampled
+    sampled: bool
+    counts: dict[str, int]  # cell -> times reached, where more than once (JSON keys are text)
+    formula: str
+
+
+class MemoryMapReply(TypedDict):
+    """An allocation as cells and who reaches which (see ``explorer.core.memory.map``); ``allocation`` null: no storage."""
+
+    name: str
+    memory_group: str | None
+    note: str | None
+    allocation: Storage | None
+    span: Storage | None
+    unit: Literal["element", "byte"]
+    unit_bytes: int
+    itemsize: int | None
+    cells: int
+    bin: int
+    cell_bytes: int
+    values: list[str | None]
+    rows: list[MapRow]
+
+
+class GraphReply(TypedDict, total=False):
+    """The autograd graph behind one tensor (see ``explorer.core.graph.autograd.autograd_graph``)."""
+
+    root: str | None
+    nodes: list[dict[str, Any]]
+    edges: list[list[str]]
+    edge_counts: list[int]
+    edge_info: list[dict[str, Any] | None]
+    freed: bool
+    message: str | None
+    message_key: Literal["leaf", "no_grad", "not_tensor"] | None
+    truncated: bool

@@ -9,13 +9,26 @@ from typing import Any, ClassVar, Generic
 from explorer.protocol.constants import PROTOCOL_VERSION, R
 from explorer.protocol.replies import (
     AfterRunReply,
+    Cleared,
     FrameReply,
+    GradientsWatched,
+    GraphReply,
     HelloReply,
     ImageReply,
+    LanguageReply,
+    LoadPlan,
+    MemoryMapReply,
     OverlapsReply,
     PatchedScript,
+    Rendered,
+    Resumed,
+    ScriptContextReply,
+    Seeded,
     SnapshotReply,
+    StatsJob,
     StatsStatus,
+    StepCaptured,
+    StepCompared,
     ValuesReply,
 )
 
@@ -94,7 +107,7 @@ class SelectFrame(Request[FrameReply]):
 
 
 @dataclass(frozen=True)
-class Resume(Request[dict]):
+class Resume(Request[Resumed]):
     """Let paused code go on (``stop``: raise KeyboardInterrupt where it paused). Reply: ``{"stop"}``.
 
     Only meaningful as the answer to a :data:`PAUSE_PROMPT` input request; on the comm it is an error.
@@ -113,7 +126,7 @@ class Overlaps(Request[OverlapsReply]):
 
 
 @dataclass(frozen=True)
-class SetLanguage(Request[dict]):
+class SetLanguage(Request[LanguageReply]):
     """Write the kernel's sentences in ``lang`` ("en", "zh_CN"). Reply: ``{"lang"}``."""
 
     method: ClassVar[str] = "set_language"
@@ -121,7 +134,7 @@ class SetLanguage(Request[dict]):
 
 
 @dataclass(frozen=True)
-class ScriptContext(Request[dict]):
+class ScriptContext(Request[ScriptContextReply]):
     """Run later code as the script at ``path`` (``__file__``, its folder importable), or none. Reply: ``{"path"}``."""
 
     method: ClassVar[str] = "script_context"
@@ -141,7 +154,7 @@ class Image(Request[ImageReply]):
 
 
 @dataclass(frozen=True)
-class Render(Request[dict]):
+class Render(Request[Rendered]):
     """Write the canvas's picture of one variable to a PNG (the CLI's ``render``). Reply: layout facts."""
 
     method: ClassVar[str] = "render"
@@ -166,7 +179,7 @@ class Values(Request[ValuesReply]):
 
 
 @dataclass(frozen=True)
-class MemoryMap(Request[dict]):
+class MemoryMap(Request[MemoryMapReply]):
     """Cells of one variable's allocation and which ones each group member reaches. Reply: the map's dict."""
 
     method: ClassVar[str] = "memory_map"
@@ -175,7 +188,7 @@ class MemoryMap(Request[dict]):
 
 
 @dataclass(frozen=True)
-class Graph(Request[dict]):
+class Graph(Request[GraphReply]):
     """The autograd graph behind one tensor (nodes, edges, leaves named, gradients on edges). Reply: the graph's dict."""
 
     method: ClassVar[str] = "graph"
@@ -184,7 +197,7 @@ class Graph(Request[dict]):
 
 
 @dataclass(frozen=True)
-class StatsStart(Request[dict]):
+class StatsStart(Request[StatsJob]):
     """Start statistics of one variable in a kernel thread. Reply: ``{"job"}``."""
 
     method: ClassVar[str] = "stats_start"
@@ -202,7 +215,7 @@ class StatsPoll(Request[StatsStatus]):
 
 
 @dataclass(frozen=True)
-class StatsCancel(Request[dict]):
+class StatsCancel(Request[StatsJob]):
     """Stop a statistics job. Reply: ``{"job"}``."""
 
     method: ClassVar[str] = "stats_cancel"
@@ -210,7 +223,7 @@ class StatsCancel(Request[dict]):
 
 
 @dataclass(frozen=True)
-class PrepareLoad(Request[dict]):
+class PrepareLoad(Request[LoadPlan]):
     """Check a data file and write the code that loads it. Reply: ``{"code", "name", ...}`` or ``{"error", "needs_pickle"}``."""
 
     method: ClassVar[str] = "prepare_load"
@@ -220,14 +233,14 @@ class PrepareLoad(Request[dict]):
 
 
 @dataclass(frozen=True)
-class ClearError(Request[dict]):
+class ClearError(Request[Cleared]):
     """Forget the last exception (so a later card does not explain an old error). Reply: ``{}``."""
 
     method: ClassVar[str] = "clear_error"
 
 
 @dataclass(frozen=True)
-class StepCapture(Request[dict]):
+class StepCapture(Request[StepCaptured]):
     """Remember how the variables look now, just before one step runs ``code``. Reply: ``{"captured"}`` (how many).
 
     The statement's own names are remembered first; :class:`StepCompare` answers from this.
@@ -238,7 +251,7 @@ class StepCapture(Request[dict]):
 
 
 @dataclass(frozen=True)
-class StepCompare(Request[dict]):
+class StepCompare(Request[StepCompared]):
     """Each named variable as remembered by the last :class:`StepCapture` and as it is now. Reply: ``{"items": [BeforeAfter]}``."""
 
     method: ClassVar[str] = "step_compare"
@@ -246,7 +259,7 @@ class StepCompare(Request[dict]):
 
 
 @dataclass(frozen=True)
-class SeedRandom(Request[dict]):
+class SeedRandom(Request[Seeded]):
     """Seed ``random``, NumPy and torch (a replay draws the same numbers as the first run). Reply: ``{"seeded"}``."""
 
     method: ClassVar[str] = "seed_random"
@@ -254,7 +267,7 @@ class SeedRandom(Request[dict]):
 
 
 @dataclass(frozen=True)
-class WatchGradients(Request[dict]):
+class WatchGradients(Request[GradientsWatched]):
     """Record the gradients the next backward() passes through the autograd nodes of the user's tensors. Reply: ``{"nodes"}``.
 
     The graph then shows each node's gradient (``grad_watched``) and what

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
+from explorer import protocol
 from explorer.ui.i18n import LANGUAGES, install_language
 
 
@@ -19,12 +20,12 @@ class AppState(QObject):
     """The language and the selection of one window."""
 
     language_changed = Signal(str)
-    selection_changed = Signal(object)  # the selected VAR, or {} when nothing is selected
+    selection_changed = Signal(object)  # the selected protocol.Var, or None when nothing is selected
 
     def __init__(self, language: str = "en", parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._language = language if language in LANGUAGES else "en"
-        self._selection: dict = {}
+        self._selection: protocol.Var | None = None
         self.generation = 0
 
     # -- language ---------------------------------------------------------------------
@@ -44,17 +45,17 @@ class AppState(QObject):
 
     # -- selection --------------------------------------------------------------------
     @property
-    def selection(self) -> dict:
-        """The selected VAR ({} when none)."""
+    def selection(self) -> protocol.Var | None:
+        """The selected VAR (None when none)."""
         return self._selection
 
     @property
     def selected_name(self) -> str | None:
-        return self._selection.get("name") if self._selection else None
+        return self._selection["name"] if self._selection else None
 
-    def select(self, var: dict | None) -> None:
+    def select(self, var: protocol.Var | None) -> None:
         """Make *var* the selection (also when the same name got a new VAR after a run)."""
-        self._selection = dict(var or {})
+        self._selection = var.copy() if var else None
         self.generation += 1
         self.selection_changed.emit(self._selection)
 

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+
+# What a message is about, so that it can be taken down once that has passed ("" for none in particular):
+# the kernel died, it was restarted, its extension is another release, an attached kernel's
+# connection was lost, a file did not open or load, the editor could not save.
+BannerTopic = Literal["", "kernel", "restarted", "version", "connection", "files", "save", "autosave", "disk", "recovery"]
+# How a message looks: a plain note, a warning, an error.
+BannerKind = Literal["info", "warning", "error"]
 
 
 class BannerWidget(QFrame):
@@ -27,18 +35,18 @@ class BannerWidget(QFrame):
         self._layout = QHBoxLayout(self)
         self._layout.addWidget(self._label, 1)
         self._buttons: list[QPushButton] = []
-        self._topic = ""
+        self._topic: BannerTopic = ""
         self.hide()
 
-    def show_message(self, text: str, kind: str = "info",
-                     buttons: list[tuple[str, Callable[[], None]]] | None = None, topic: str = "",
+    def show_message(self, text: str, kind: BannerKind = "info",
+                     buttons: list[tuple[str, Callable[[], None]]] | None = None, topic: BannerTopic = "",
                      on_close: Callable[[], None] | None = None) -> None:
         """Show *text*; each button runs its callback and closes the banner (Close runs *on_close*)."""
         self._topic = topic
-        colors = {"info": "#e8f1fb", "warning": "#fff4e0", "error": "#fdecea"}
+        colors: dict[BannerKind, str] = {"info": "#e8f1fb", "warning": "#fff4e0", "error": "#fdecea"}
         # A palette, not a style sheet: style sheets stop the presentation-mode font from reaching the text.
         palette = self.palette()
-        palette.setColor(QPalette.ColorRole.Window, QColor(colors.get(kind, colors["info"])))
+        palette.setColor(QPalette.ColorRole.Window, QColor(colors[kind]))
         palette.setColor(QPalette.ColorRole.WindowText, QColor("#202020"))
         self.setPalette(palette)
         self.setAutoFillBackground(True)
@@ -57,12 +65,12 @@ class BannerWidget(QFrame):
         self.hide()
         callback()
 
-    def clear(self, topic: str) -> None:
+    def clear(self, topic: BannerTopic) -> None:
         """Hide the banner if it still shows a message about *topic*."""
         if self._topic == topic and self.isVisible():
             self.hide()
 
-    def topic(self) -> str:
+    def topic(self) -> BannerTopic:
         return self._topic if self.isVisible() else ""
 
     def text(self) -> str:

@@ -95,11 +95,6 @@ class DetailTabsWidget(QTabWidget):
     def setCurrentWidget(self, widget: QWidget) -> None:
         super().setCurrentWidget(self.page_of(widget))
 
-    def current_view(self) -> Any:
-        """The view of the current tab (None before the views are built)."""
-        index = self.currentIndex()
-        return self._views[index] if 0 <= index < len(self._views) else None
-
     def retranslate(self) -> None:
         titles = (self.tr("Image"), self.tr("Values"), self.tr("Stats"), self.tr("Memory"), self.tr("Graph"))
         tips = (

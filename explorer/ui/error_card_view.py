@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.protocol.units import shape_text
 from explorer.ui.fix_proof_label import FixProofLabel
 
 ERROR_ACCENT = "#D55E00"  # Okabe-Ito vermillion: warm, and readable on dark and light themes
@@ -354,8 +355,8 @@ class ErrorCardView(QFrame):
         rows = []
         for var in variables:
             shape = var.get("shape")
-            shape_text = "[" + ", ".join(str(s) for s in shape) + "]" if isinstance(shape, list) else "?"
-            rows.append(f"{var.get('name', '?')}  {shape_text}  {var.get('dtype', '')}  {var.get('device', '')}".rstrip())
+            shown = shape_text(shape if isinstance(shape, list) else None, missing="?")
+            rows.append(f"{var.get('name', '?')}  {shown}  {var.get('dtype', '')}  {var.get('device', '')}".rstrip())
         self._variables.setText("\n".join(rows))
         self._variables.setVisible(bool(rows))
 

@@ -126,7 +126,7 @@ class FramesWidget(QWidget):
     def _on_combo_activated(self, row: int) -> None:
         self.select_frame(None if row <= 0 else row - 1)
 
-    def _on_source_replied(self, reply: protocol.Reply[Any]) -> None:
+    def _on_source_replied(self, reply: protocol.Reply[protocol.FrameReply]) -> None:
         if not reply.ok or not isinstance(reply.result, dict):
             self.status.setText(self.tr("The frames are gone: {why}").format(why=reply.message))
             self.combo.hide()

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import networkx as nx
 from PySide6.QtCore import QLineF, QPointF
 from PySide6.QtGui import QPolygonF
 from PySide6.QtWidgets import QGraphicsItem
+
+from explorer.protocol.units import shape_text
 
 # Light fills with black text stay readable on a projector and in dark themes.
 FILLS = {
@@ -68,7 +68,7 @@ def gradient_lines(node: dict, root_label: str, is_root: bool) -> list[str]:
         return []
     label = str(node.get("label", ""))
     grad = node.get("grad")
-    lines = [f".grad = {grad.get('preview') or _shape_text(grad.get('shape'))}"] if grad else []
+    lines = [f".grad = {grad.get('preview') or shape_text(grad.get('shape'), missing='?')}"] if grad else []
     chain = None if is_root else node.get("chain")
     if is_root:
         return lines
@@ -96,10 +96,6 @@ def edge_text(info: dict | None) -> str:
     if info.get("flow"):
         lines.append(f"← {info['flow']}")
     return "\n".join(lines)
-
-
-def _shape_text(shape: Any) -> str:
-    return "?" if shape is None else "[" + ", ".join(str(s) for s in shape) + "]"
 
 
 def column_centres(

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import protocol
+from explorer.protocol.kinds import is_tensor
 from explorer.ui.app_state import AppState
 from explorer.ui.graph_drawing import (
     FILLS,
@@ -30,32 +31,21 @@ from explorer.ui.graph_drawing import (
     gradient_lines,
     layered_positions,
 )
-from explorer.ui.selection_fetch import SelectionFetch
+from explorer.ui.selection_view import SelectionView
 
 _ZOOM_STEP = 1.25
 _MIN_SCALE, _MAX_SCALE = 0.02, 8.0
 _READABLE_SCALE = 0.4
 
 
-class GraphView(QWidget):
-    """Draws the backward graph of the selected variable in forward reading order.
-
-    Parameters
-    ----------
-    source : object
-        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.Graph`.
-    state : AppState
-        Holds the selected variable.
-    parent : QWidget, optional
-    """
+class GraphView(SelectionView):
+    """Draws the backward graph (:class:`explorer.protocol.Graph`) of the selected variable in forward reading order."""
 
     graph_shown = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.app_state = state
-        self._fetcher = SelectionFetch(self, source, state, self._fetch)
-        self._result: dict | None = None
+        super().__init__(source, state, parent)
+        self._result: protocol.GraphReply | None = None
         self._labels: list[str] = []
         self._texts: list[str] = []
         self._pairs: list[tuple[str, str]] = []
@@ -75,12 +65,7 @@ class GraphView(QWidget):
         layout.addWidget(self._banner)
         layout.addWidget(self._message)
         layout.addWidget(self._view, 1)
-        state.selection_changed.connect(self._on_state_selection_changed)
-        self._on_state_selection_changed(state.selection)
-
-    @property
-    def _var(self) -> dict | None:
-        return self.app_state.selection or None
+        self.follow_selection()
 
     # -- construction --------------------------------------------------------
     def _make_label(self, name: str, style: str) -> QLabel:
@@ -135,15 +120,14 @@ class GraphView(QWidget):
             self._chips[kind].setText(text)
 
     # -- public API ------------------------------------------------------------
-    def _on_state_selection_changed(self, selection: dict) -> None:
+    def _on_state_selection_changed(self, var: protocol.Var | None) -> None:
         """Show the graph of the selected VAR, fetching it now if visible, else when shown."""
-        var = selection or None
         self._fetcher.restart()  # any reply still in flight is now stale
         self._result = None
         self._clear()
         if var is None:
             self._show_message(self.tr("Select a tensor to see the autograd graph that produced it."))
-        elif var.get("kind") not in ("tensor", "parameter"):
+        elif not is_tensor(var["kind"]):
             self._show_message(self.tr("Only torch tensors have an autograd graph."))
         else:
             self._fetcher.schedule()
@@ -179,7 +163,7 @@ class GraphView(QWidget):
             self._retranslate_toolbar()
             if self._result is not None:
                 self._show_graph(self._result)  # tooltips and notes in the new language
-            elif self._var is None or self._var.get("kind") not in ("tensor", "parameter"):
+            elif self._var is None or not is_tensor(self._var["kind"]):
                 self._on_state_selection_changed(self.app_state.selection)  # only a message: nothing is requested
         elif event.type() == QEvent.Type.FontChange and self._result is not None:
             self._show_graph(self._result)  # presentation mode: boxes grow with the font
@@ -222,11 +206,10 @@ class GraphView(QWidget):
 
     # -- requests -------------------------------------------------------------------
     def _fetch(self) -> None:
-        assert self._var is not None
         self._show_message(self.tr("Reading the graph…"))
-        self._fetcher.ask(protocol.Graph(name=self._var["name"]), self._on_source_replied)
+        self._fetcher.ask(protocol.Graph(name=self._name), self._on_source_replied)
 
-    def _on_source_replied(self, reply: protocol.Reply[dict]) -> None:
+    def _on_source_replied(self, reply: protocol.Reply[protocol.GraphReply]) -> None:
         if not reply.ok:
             self._show_message(self.tr("Could not read the graph: {error}").format(error=reply.message))
             return
@@ -246,9 +229,9 @@ class GraphView(QWidget):
         self._message.setText(text)
         self._message.setVisible(bool(text))
 
-    def _show_graph(self, result: dict) -> None:
+    def _show_graph(self, result: protocol.GraphReply) -> None:
         self._clear()
-        name = (self._var or {}).get("name", "")
+        name = self._name
         notes = [self._reason(result.get("message_key"), name, result.get("message"))]
         if result.get("truncated"):
             shown = len(result.get("nodes", []))
@@ -287,7 +270,7 @@ class GraphView(QWidget):
             return templates[key].format(name=name)
         return fallback or ""
 
-    def _draw(self, result: dict) -> QGraphicsItem | None:
+    def _draw(self, result: protocol.GraphReply) -> QGraphicsItem | None:
         """Lay out and draw the nodes and edges; returns the root's item."""
         nodes: list[dict] = result.get("nodes") or []
         if not nodes:
@@ -312,7 +295,7 @@ class GraphView(QWidget):
             if src in items and dst in items:
                 self._make_edge(items[src], items[dst], int(count))
                 self._pairs.append((by_id[src]["label"], by_id[dst]["label"]))
-                if edge_text(info):
+                if info is not None and edge_text(info):
                     self._make_edge_label(items[src], items[dst], info, by_id[src], by_id[dst])
         return items.get(result.get("root"))
 

@@ -9,11 +9,12 @@ from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer import protocol
+from explorer.protocol.kinds import is_array
+from explorer.protocol.positions import position_formula, unravel
 from explorer.ui.app_state import AppState
 from explorer.ui.palette import GROUP_COLORS  # one palette for inspector chips and map rows
-from explorer.ui.selection_fetch import SelectionFetch
+from explorer.ui.selection_view import SelectionView
 
-_ARRAY_KINDS = {"tensor", "parameter", "ndarray"}
 _MAX_TOOLTIP_VISITS = 4
 _MAX_COUNT = 2**31 - 1  # the largest plural count Qt's translate() accepts (a C int)
 _WRAP = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
@@ -25,65 +26,39 @@ def _text_color(fill: QColor) -> QColor:
     return QColor("#000000") if luminance > 140 else QColor("#FFFFFF")
 
 
-def _unravel(flat: int, shape: list[int]) -> list[int]:
-    """C-order multi-index of a flat index."""
-    index = []
-    for n in reversed(shape):
-        index.append(flat % n if n else 0)
-        flat = flat // n if n else 0
-    return index[::-1]
-
-
-class MemoryMapView(QWidget):
-    """Draws the ``memory_map`` payload of the selected variable.
-
-    Parameters
-    ----------
-    source : object
-        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.MemoryMap`.
-    state : AppState
-        Holds the selected variable.
-    parent : QWidget, optional
-    """
+class MemoryMapView(SelectionView):
+    """Draws the ``memory_map`` payload (:class:`explorer.protocol.MemoryMap`) of the selected variable."""
 
     map_loaded = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.app_state = state
-        self._payload: dict | None = None
+        super().__init__(source, state, parent)
+        self._payload: protocol.MemoryMapReply | None = None
         self._message = ""
-        self._fetcher = SelectionFetch(self, source, state, self._fetch)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        state.selection_changed.connect(self._on_state_selection_changed)
-        self._on_state_selection_changed(state.selection)
-
-    @property
-    def _var(self) -> dict | None:
-        return self.app_state.selection or None
+        self.follow_selection()
 
     # -- public API ------------------------------------------------------------
-    def _on_state_selection_changed(self, selection: dict) -> None:
+    def _on_state_selection_changed(self, var: protocol.Var | None) -> None:
         """Show the memory map of the selected VAR, fetching it now or when first shown."""
-        var = selection or None
         self._payload = None
         self._fetcher.restart()  # any reply still on its way is now stale
         if var is None:
             self._message = self.tr("Select a tensor or array to see its memory.")
-        elif var.get("kind") not in _ARRAY_KINDS:
+        elif not is_array(var["kind"]):
             self._message = self.tr("Only tensors and arrays have a memory map.")
         else:
             self._message = self.tr("Loading memory map…")
             self._fetcher.schedule()
         self._relayout()
 
-    def payload(self) -> dict | None:
+    def payload(self) -> protocol.MemoryMapReply | None:
         """The payload drawn now (None while loading or without storage)."""
         return self._payload
 
     @property
-    def _shown(self) -> dict[str, Any]:
+    def _shown(self) -> protocol.MemoryMapReply:
         """The map being drawn: only the painting and hit-testing helpers ask, and only while one is."""
         if self._payload is None:
             raise RuntimeError("no memory map is shown")
@@ -95,31 +70,31 @@ class MemoryMapView(QWidget):
 
     # -- fetching ----------------------------------------------------------------
     def _fetch(self) -> None:
-        assert self._var is not None
-        self._fetcher.ask(protocol.MemoryMap(name=self._var["name"]), self._on_source_replied)
+        self._fetcher.ask(protocol.MemoryMap(name=self._name), self._on_source_replied)
 
-    def _on_source_replied(self, reply: protocol.Reply[dict]) -> None:
+    def _on_source_replied(self, reply: protocol.Reply[protocol.MemoryMapReply]) -> None:
         if not reply.ok or reply.result is None:
             self._message = self.tr("Could not draw the memory map: {error}").format(error=reply.message)
         else:
             payload = reply.result
-            if payload.get("allocation") is None:
+            allocation = payload["allocation"]
+            if allocation is None:
                 self._message = self.tr("No storage to draw: {note}").format(
-                    note=payload.get("note") or "")
+                    note=payload["note"] or "")
             else:
                 self._payload = payload
-                self._message = self._header(payload)
+                self._message = self._header(payload, allocation)
         self._relayout()
         if self._payload is not None:
             self.map_loaded.emit(self._payload)
 
-    def _header(self, p: dict) -> str:
+    def _header(self, p: protocol.MemoryMapReply, allocation: protocol.Storage) -> str:
         # The inspector's label wins: it numbers groups over the whole snapshot.
-        group = (self._var or {}).get("memory_group") or p.get("memory_group")
+        group = (self._var and self._var["memory_group"]) or p["memory_group"]
         shared = (self.tr("memory group {group}").format(group=group) if group
                   else self.tr("not shared with other variables"))
         # {nbytes}, not %n: Qt takes a 32-bit count and a tensor can hold more bytes.
-        nbytes, cell_bytes, unit_bytes = p["allocation"]["nbytes"], int(p.get("cell_bytes") or 1), int(p.get("unit_bytes") or 1)
+        nbytes, cell_bytes, unit_bytes = allocation["nbytes"], p["cell_bytes"] or 1, p["unit_bytes"] or 1
         plural = min(nbytes, _MAX_COUNT)
         #: Size of the memory block the variable lives in; the count chooses the plural form.
         size = self.tr("allocation: {nbytes} byte(s)", "", plural).format(nbytes=nbytes)
@@ -137,15 +112,15 @@ class MemoryMapView(QWidget):
     def _metrics(self) -> tuple[int, int, int, int]:
         """(cell width, cell height, label column width, line gap) from the current font."""
         fm = self.fontMetrics()
-        p = self._payload or {}
-        if p.get("bin", 1) > 1:  # binned cells carry no text: keep them narrow
+        p = self._payload
+        if p is not None and p["bin"] > 1:  # binned cells carry no text: keep them narrow
             cell_w = fm.averageCharWidth() + 3
         else:
-            widest = max((len(v) for v in p.get("values") or [] if v), default=3)
+            widest = max((len(v) for v in (p["values"] if p else []) if v), default=3)
             cell_w = fm.horizontalAdvance("0" * max(3, min(widest, 8))) + fm.averageCharWidth()
         cell_h = fm.height() + fm.height() // 2
         #: Label of the row of storage cells at the top of the memory map.
-        labels = [self.tr("memory")] + [r["name"] for r in p.get("rows", [])]
+        labels = [self.tr("memory")] + [r["name"] for r in (p["rows"] if p else [])]
         label_w = max(fm.horizontalAdvance(t) for t in labels) + fm.averageCharWidth() * 2
         return cell_w, cell_h, label_w, fm.height() // 3
 
@@ -171,7 +146,7 @@ class MemoryMapView(QWidget):
         fm = self.fontMetrics()
         return self._text_height(self._message, self.width() - fm.averageCharWidth()) + fm.height() // 2
 
-    def _formula_text(self, row: dict) -> str:
+    def _formula_text(self, row: protocol.MapRow) -> str:
         return f"{row['name']}: {row['formula']}"
 
     def _content_height(self, width: int) -> int:
@@ -239,11 +214,12 @@ class MemoryMapView(QWidget):
             painter.fillRect(rect, base)
             painter.setPen(QPen(text, 1))
             painter.drawRect(rect.adjusted(0, 0, -1, -1))
-            if values[cell] is not None:
-                shown = self.fontMetrics().elidedText(values[cell], Qt.TextElideMode.ElideRight, rect.width() - 2)
+            value = values[cell]
+            if value is not None:
+                shown = self.fontMetrics().elidedText(value, Qt.TextElideMode.ElideRight, rect.width() - 2)
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, shown)
 
-    def _paint_row(self, painter: QPainter, index: int, row: dict) -> None:
+    def _paint_row(self, painter: QPainter, index: int, row: protocol.MapRow) -> None:
         fill = QColor(GROUP_COLORS[row["color_index"] % len(GROUP_COLORS)])
         per_line = self._per_line()
         for line in range(-(-self._shown["cells"] // per_line)):
@@ -259,7 +235,7 @@ class MemoryMapView(QWidget):
             painter.fillRect(rect.adjusted(1, 1, -1, -1), fill)
             if binned or not starts:  # one label per element, on its first cell
                 continue
-            times = row["counts"].get(str(cell), row["counts"].get(cell, 1))
+            times = row["counts"].get(str(cell), 1)
             # a repeated cell has no single visit number: show how often it is reached
             label = f"×{times}" if times > 1 else str(order)
             painter.setPen(_text_color(fill))
@@ -309,20 +285,19 @@ class MemoryMapView(QWidget):
         visits = [k for k, c in enumerate(r["reached"]) if c <= cell < c + r["cell_span"]]
         if not visits:
             return self.tr("{name} does not reach this cell").format(name=r["name"])
-        if p["bin"] > 1 or r["strides"] is None or r["storage_offset"] is None:
+        offset, strides = r["storage_offset"], r["strides"]
+        if p["bin"] > 1 or strides is None or offset is None:
             return self.tr("{name} reaches this cell").format(name=r["name"])
-        lines = [self._position_text(r, k) for k in visits[:_MAX_TOOLTIP_VISITS]]
+        lines = [self._position_text(r, k, offset, strides) for k in visits[:_MAX_TOOLTIP_VISITS]]
         if len(visits) > 1:
             times = len(visits)
             lines.append(self.tr("reached %n time(s)", "", times))
         return "\n".join(lines)
 
-    def _position_text(self, r: dict, k: int) -> str:
+    def _position_text(self, r: protocol.MapRow, k: int, offset: int, strides: list[int]) -> str:
         flat = r["flat"][k] if r["flat"] is not None else k
-        index = _unravel(flat, r["shape"])
-        terms = " + ".join(f"{i}×{s}" for i, s in zip(index, r["strides"]))
-        position = r["storage_offset"] + sum(i * s for i, s in zip(index, r["strides"]))
-        formula = f"{r['storage_offset']}" + (f" + {terms}" if terms else "") + f" = {position}"
+        index = unravel(flat, r["shape"])
+        formula = position_formula(offset, strides, index)
         #: Tooltip: how the element {name}{index} (e.g. t[1, 2]) finds its storage position; {formula} is the arithmetic.
         return self.tr("{name}{index}: offset + Σ index × stride = {formula}").format(
             name=r["name"], index=index, formula=formula)

@@ -27,14 +27,14 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import protocol
+from explorer.protocol.kinds import is_array
 from explorer.ui.app_state import AppState
 from explorer.ui.figure_fonts import families, points
-from explorer.ui.selection_fetch import SelectionFetch
+from explorer.ui.selection_view import SelectionView
 
 # Below this many elements the statistics start as soon as the tab shows the variable.
 AUTO_LIMIT = 10_000_000
 POLL_MS = 100
-VALUE_KINDS = ("tensor", "parameter", "ndarray")
 # (result key, label) in display order; the labels are marked for lupdate here and translated in retranslate().
 # QT_TRANSLATE_NOOP gives its text back unchanged (a str); its stub says object.
 FIELDS: tuple[tuple[str, Any], ...] = (
@@ -56,17 +56,10 @@ def format_stat(value: Any) -> str:
     return f"{value:.6g}"
 
 
-class StatsView(QWidget):
+class StatsView(SelectionView):
     """Statistics of the selected variable, computed in the kernel without blocking.
 
-    Parameters
-    ----------
-    source : object
-        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.StatsStart`,
-        ``StatsPoll`` and ``StatsCancel``.
-    state : AppState
-        Holds the selected variable.
-    parent : QWidget, optional
+    Its source answers :class:`explorer.protocol.StatsStart`, ``StatsPoll`` and ``StatsCancel``.
 
     Attributes
     ----------
@@ -77,10 +70,7 @@ class StatsView(QWidget):
     stats_shown = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._source = source
-        self.app_state = state
-        self._fetcher = SelectionFetch(self, source, state)
+        super().__init__(source, state, parent)
         self._job: int | None = None
         self._state = "idle"  # idle | starting | running | done | cancelled | failed
         self._result: dict | None = None
@@ -93,12 +83,7 @@ class StatsView(QWidget):
         self._build_widgets()
         self._build_figure()
         self.retranslate()
-        state.selection_changed.connect(self._on_state_selection_changed)
-        self._on_state_selection_changed(state.selection)
-
-    @property
-    def _var(self) -> dict | None:
-        return self.app_state.selection or None
+        self.follow_selection()
 
     def _build_widgets(self) -> None:
         self.compute_button = QPushButton(self)
@@ -166,7 +151,7 @@ class StatsView(QWidget):
             self.start()
 
     # -- public API --------------------------------------------------------------------
-    def _on_state_selection_changed(self, _selection: dict) -> None:
+    def _on_state_selection_changed(self, _selection: protocol.Var | None) -> None:
         """Show the selection; small tensors are computed at once (when visible), large ones on request."""
         self._stop_job()
         self._result = None
@@ -186,8 +171,7 @@ class StatsView(QWidget):
         self._cancel_wanted = False
         self._clear()
         self._show_state()
-        assert self._var is not None
-        request = protocol.StatsStart(name=self._var["name"], **self.job_options)
+        request = protocol.StatsStart(name=self._name, **self.job_options)
         self._fetcher.ask(request, self._on_source_started, on_stale=self._on_stale_start)
 
     def cancel(self) -> None:
@@ -213,12 +197,12 @@ class StatsView(QWidget):
             return
         self._fetcher.ask(protocol.StatsPoll(job=self._job), self._on_source_polled)
 
-    def _on_stale_start(self, reply: protocol.Reply[dict]) -> None:
+    def _on_stale_start(self, reply: protocol.Reply[protocol.StatsJob]) -> None:
         """A job started for a selection the user left: stop it wasting the kernel's time."""
         if reply.ok and isinstance(reply.result, dict) and "job" in reply.result:
             self._source.ask(protocol.StatsCancel(job=reply.result["job"]), _ignore)
 
-    def _on_source_started(self, reply: protocol.Reply[dict]) -> None:
+    def _on_source_started(self, reply: protocol.Reply[protocol.StatsJob]) -> None:
         result = reply.result if reply.ok else None
         if not isinstance(result, dict) or "job" not in result:
             self._fail(reply.message or self.tr("The statistics could not be started."))
@@ -251,12 +235,12 @@ class StatsView(QWidget):
     # -- helpers ------------------------------------------------------------------------------
     def _has_values(self) -> bool:
         var = self._var
-        return var is not None and var.get("kind") in VALUE_KINDS and bool(var.get("name"))
+        return var is not None and is_array(var["kind"]) and bool(var["name"])
 
     def _auto_ok(self) -> bool:
-        numel = self._var.get("numel") if self._var else None
+        numel = self._var["numel"] if self._var else None
         if not isinstance(numel, int):
-            shape = self._var.get("shape") if self._var else None
+            shape = self._var["shape"] if self._var else None
             numel = _product(shape) if isinstance(shape, list) else None
         return self._has_values() and isinstance(numel, int) and numel < AUTO_LIMIT
 

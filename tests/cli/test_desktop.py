@@ -50,6 +50,18 @@ def test_the_packaged_desktop_file_is_valid(tmp_path: Path) -> None:
     entry = _entry(ROOT / "explorer" / "resources" / "tensor-explorer.desktop")
     assert entry["Exec"].split()[0] == "tensor-explorer-gui"
     assert {"Type", "Name", "Exec", "Icon", "Categories"} <= set(entry)
+    assert "TryExec" not in entry  # a bare name would hide the installed launcher when the venv is not on PATH
+
+
+def test_there_is_one_desktop_file_and_the_installed_one_is_it(tmp_path: Path) -> None:
+    tracked = subprocess.run(["git", "ls-files", "*.desktop"], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert tracked.stdout.split() == ["explorer/resources/tensor-explorer.desktop"]
+    packaged = _entry(ROOT / "explorer" / "resources" / "tensor-explorer.desktop")
+    env = cli_env(tmp_path, XDG_DATA_HOME=str(tmp_path / "data"))
+    assert cli(tmp_path, "--install-desktop", env=env).returncode == 0
+    installed = _entry(tmp_path / "data" / "applications" / "tensor-explorer.desktop")
+    assert {k: v for k, v in installed.items() if k != "Exec"} == {k: v for k, v in packaged.items() if k != "Exec"}
+    assert installed["Name[zh_CN]"] == "张量浏览器" and installed["Exec"].endswith(" %F")
 
 
 def test_gui_script_entry_and_license_are_declared() -> None:

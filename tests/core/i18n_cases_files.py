@@ -216,7 +216,7 @@ def _reserved_name(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
 def _npz_too_big(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
     mp.setattr(common, "available_memory", lambda: 100)
     np.savez_compressed(tmp / "big.npz", a=np.zeros(1000))
-    return load(tmp / "big.npz"), ("'big.npz'", "8.0 kB", "100 B", "np.load(path)['key']")
+    return load(tmp / "big.npz"), ("'big.npz'", "7.8 KiB", "100 B", "np.load(path)['key']")
 
 
 @refusal

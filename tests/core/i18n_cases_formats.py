@@ -157,7 +157,7 @@ def _safetensors_header_too_big(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
     with open(tmp / "vast.safetensors", "wb") as fh:  # sparse on disk
         fh.write((100_000_001).to_bytes(8, "little") + b"{")
         fh.truncate(100_000_200)
-    return load(tmp / "vast.safetensors"), ("'vast.safetensors'", "100.0 MB")
+    return load(tmp / "vast.safetensors"), ("'vast.safetensors'", "95.4 MiB")
 
 
 @refusal

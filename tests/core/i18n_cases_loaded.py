@@ -19,18 +19,18 @@ from tests.core.i18n_cases_formats import Payload
 # -- files that load: their summary and hint -----------------------------------------------
 @loaded
 def _npy(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
-    return load(file(tmp, "a.npy", npy_bytes(np.ones((2, 3))))), ("(2, 3)", "48 B", "float64")
+    return load(file(tmp, "a.npy", npy_bytes(np.ones((2, 3))))), ("[2, 3]", "48 B", "float64")
 
 
 @loaded
 def _npy_mapped(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
     mp.setattr(numpy_format, "LARGE_BYTES", 10)
-    return load(file(tmp, "big.npy", npy_bytes(np.ones(4)))), ("(4,)", "32 B", "np.array(big)")
+    return load(file(tmp, "big.npy", npy_bytes(np.ones(4)))), ("[4]", "32 B", "np.array(big)")
 
 
 @loaded
 def _npy_objects_allowed(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
-    return load(file(tmp, "objs.npy", npy_bytes(np.array([{}, []], dtype=object))), allow_pickle=True), ("(2,)",)
+    return load(file(tmp, "objs.npy", npy_bytes(np.array([{}, []], dtype=object))), allow_pickle=True), ("[2]",)
 
 
 @loaded
@@ -42,7 +42,7 @@ def _npz_one(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
 @loaded
 def _npz_compressed(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
     np.savez_compressed(tmp / "packed.npz", a=np.zeros(3), b=np.zeros(12_000))
-    return load(tmp / "packed.npz"), ("2", "12.0 k", "96.0 kB", "packed['a']")
+    return load(tmp / "packed.npz"), ("2", "12.0 k", "93.8 KiB", "packed['a']")
 
 
 @loaded
@@ -93,7 +93,7 @@ def _pt_list(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
 @loaded
 def _pt_tensor(tmp: Path, mp: pytest.MonkeyPatch) -> Case:
     torch.save(torch.ones(2, 2, dtype=torch.float16), tmp / "t.pt")
-    return load(tmp / "t.pt"), ("float16", "(2, 2)", "8 B")
+    return load(tmp / "t.pt"), ("float16", "[2, 2]", "8 B")
 
 
 @loaded

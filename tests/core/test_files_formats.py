@@ -13,6 +13,7 @@ from safetensors.torch import save_file
 
 from explorer.core.files import numpy_format as files_numpy
 from explorer.core.files.prepare import prepare_load
+from explorer.protocol.units import shape_text
 from tests.core.files_helpers import run_snippet, write_npy_header
 
 ARRAYS = {
@@ -38,7 +39,7 @@ def test_npy_round_trips(tmp_path: Path, key: str) -> None:
     value = run_snippet(result)
     assert value.dtype == ARRAYS[key].dtype and value.shape == ARRAYS[key].shape
     np.testing.assert_array_equal(value, ARRAYS[key])
-    assert str(ARRAYS[key].shape) in result["summary"]
+    assert shape_text(ARRAYS[key].shape) in result["summary"]  # [2, 3], as every message writes a shape
 
 
 def test_large_npy_is_memory_mapped(tmp_path: Path) -> None:

@@ -64,9 +64,9 @@ def test_both_languages_carry_the_same_facts(tmp_path: Path) -> None:
         folder.mkdir()
         with language(lang), pytest.MonkeyPatch.context() as mp:
             texts[lang], _values = _refusal_text("npz_too_big", folder, mp)
-    assert texts["en"] == ("Loading 'big.npz' would need 8.0 kB of memory, but only 100 B is free; "
+    assert texts["en"] == ("Loading 'big.npz' would need 7.8 KiB of memory, but only 100 B is free; "
                            "extract the arrays you need one by one with np.load(path)['key'].")
-    assert texts["zh_CN"] == "加载 'big.npz' 需要 8.0 kB 内存，但可用内存只剩 100 B；请用 np.load(path)['key'] 逐个取出需要的数组。"
+    assert texts["zh_CN"] == "加载 'big.npz' 需要 7.8 KiB 内存，但可用内存只剩 100 B；请用 np.load(path)['key'] 逐个取出需要的数组。"
 
 
 @pytest.mark.parametrize(("name", "summary"), [

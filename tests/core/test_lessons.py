@@ -409,11 +409,11 @@ def test_desktop_entry_has_the_required_keys() -> None:
 
     parser = configparser.ConfigParser(interpolation=None, delimiters=("=",))
     parser.optionxform = str  # keys are case-sensitive in desktop entries
-    parser.read(REPO / "resources" / "tensor-explorer.desktop", encoding="utf-8")
+    parser.read(REPO / "explorer" / "resources" / "tensor-explorer.desktop", encoding="utf-8")
     entry = parser["Desktop Entry"]
     assert entry["Type"] == "Application" and entry["Name"] == "Tensor Explorer"
     assert entry["Name[zh_CN]"] == "张量浏览器"
-    assert entry["Exec"] == "tensor-explorer %F" and entry["Icon"] == "tensor-explorer"
+    assert entry["Exec"] == "tensor-explorer-gui %F" and entry["Icon"] == "tensor-explorer"
     assert entry["Categories"] == "Education;Science;Development;"
     assert CJK.search(entry["Comment[zh_CN]"]) and entry["Comment"].isascii()
     assert all(mime.count("/") == 1 for mime in entry["MimeType"].rstrip(";").split(";"))

@@ -12,6 +12,13 @@ from explorer.core.agent.comm import CommEndpoint
 from explorer.core.agent.handlers import Agent
 
 
+def var(name: str, kind: str = "tensor", **fields: Any) -> protocol.Var:
+    """A VAR as the kernel sends it: every key present, null but for *fields* (and the kind's type name)."""
+    made = protocol.null_var(name, kind, {"tensor": "Tensor", "ndarray": "ndarray"}.get(kind, kind))
+    made.update(fields)
+    return made
+
+
 class InProcessSource:
     """Implements ``ask(request, on_reply, valid)`` like :class:`~explorer.client.session.KernelSession`.
 

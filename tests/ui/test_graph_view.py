@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from explorer.ui.app_state import AppState
 from explorer.ui.graph_view import GraphView, layered_positions
 from tests.ui.fakes import InProcessSource
+from tests.ui.fakes import var as fake_var
 
 SEED = "x = torch.tensor(2.0, requires_grad=True)\ny = x * 3\nz = y * y\n"
 
@@ -24,7 +25,7 @@ def _namespace(code: str) -> dict:
 
 
 def _var(name: str, kind: str = "tensor") -> dict:
-    return {"name": name, "kind": kind}
+    return fake_var(name, kind)
 
 
 @pytest.fixture

@@ -13,10 +13,11 @@ from explorer import protocol
 from explorer.ui.app_state import AppState
 from explorer.ui.image.image_view import ImageView
 from tests.ui.fakes import InProcessSource
+from tests.ui.fakes import var as fake_var
 
 
 def _var(name: str, value, kind: str = "tensor") -> dict:
-    return {"name": name, "kind": kind, "shape": list(value.shape), "type": type(value).__name__}
+    return fake_var(name, kind, shape=list(value.shape), type=type(value).__name__)
 
 
 @pytest.fixture
@@ -124,8 +125,8 @@ def test_stale_reply_is_dropped(qtbot, make_view):
     "var, words",
     [
         (None, "Select a tensor"),
-        ({"name": "items", "kind": "list", "type": "list"}, "not a tensor"),
-        ({"name": "v", "kind": "tensor", "shape": [5], "type": "Tensor"}, "1 dimension"),
+        (fake_var("items", "list"), "not a tensor"),
+        (fake_var("v", "tensor", shape=[5]), "1 dimension"),
     ],
 )
 def test_non_images_get_a_friendly_message(qtbot, make_view, var, words):

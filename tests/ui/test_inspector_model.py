@@ -5,10 +5,11 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, Qt
 
 from explorer.ui.inspector.inspector_model import FETCH_ROWS, InspectorModel
+from tests.ui.fakes import var as fake_var
 
 
 def _var(name: str, shape=(2,), children=None) -> dict:
-    return {"name": name, "kind": "tensor", "type": "Tensor", "shape": list(shape), "children": children}
+    return fake_var(name, "tensor", shape=list(shape), children=children)
 
 
 def _names(model: InspectorModel, parent: QModelIndex = QModelIndex()) -> list[str]:

@@ -14,6 +14,7 @@ from explorer import protocol
 from explorer.ui.app_state import AppState
 from explorer.ui.memory_map_view import GROUP_COLORS, MemoryMapView
 from tests.ui.fakes import HeldSource, InProcessSource
+from tests.ui.fakes import var as fake_var
 
 
 def make_view(qtbot, ns: dict) -> tuple[MemoryMapView, InProcessSource]:
@@ -27,7 +28,7 @@ def make_view(qtbot, ns: dict) -> tuple[MemoryMapView, InProcessSource]:
 
 
 def var(name: str, kind: str = "tensor", group: str | None = None) -> dict:
-    return {"name": name, "kind": kind, "memory_group": group}
+    return fake_var(name, kind, memory_group=group)
 
 
 @pytest.fixture
@@ -147,3 +148,21 @@ def test_palette_is_hex_and_distinct() -> None:
     assert len(set(GROUP_COLORS)) == len(GROUP_COLORS) >= 8
     assert all(re.fullmatch(r"#[0-9A-F]{6}", c) for c in GROUP_COLORS)
 
+
+
+def test_hover_tooltip_names_each_element_of_a_3d_strided_view(qtbot) -> None:
+    """Every element of a 2x3x4 permuted slice: the tooltip's index and position are torch's own."""
+    whole = torch.arange(60.0).reshape(3, 4, 5)
+    view_t = whole.permute(2, 0, 1)[1:3]  # shape (2, 3, 4), strides (1, 20, 5), offset 1: not contiguous
+    assert list(view_t.shape) == [2, 3, 4] and not view_t.is_contiguous() and view_t.storage_offset() == 1
+    view, _ = make_view(qtbot, {"whole": whole, "v": view_t})
+    view.resize(2400, 900)
+    with qtbot.waitSignal(view.map_loaded):
+        view.app_state.select(var("v"))
+    reached = view.payload()["rows"][0]["reached"]
+    for k, index in enumerate(np.ndindex(2, 3, 4)):
+        position = (view_t[index].data_ptr() - whole.data_ptr()) // whole.itemsize
+        assert reached[k] == position
+        text = view.tooltip_for(*view.hit(view.cell_rect(0, position).center()))
+        terms = " + ".join(f"{i}×{s}" for i, s in zip(index, (1, 20, 5)))
+        assert f"v{list(index)}" in text and f"1 + {terms} = {position}" in text

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QWidget
 from explorer import protocol
 from explorer.ui.app_state import AppState
 from explorer.ui.selection_fetch import SelectionFetch
+from tests.ui.fakes import var as fake_var
 
 
 class _HeldSource:
@@ -57,9 +58,9 @@ def test_replies_to_an_earlier_selection_are_dropped(qtbot) -> None:
     source, state = _HeldSource(), AppState()
     fetch = SelectionFetch(view, source, state)
     got = []
-    state.select({"name": "a"})
+    state.select(fake_var("a"))
     fetch.ask(protocol.Image(name="a"), lambda reply: got.append(reply.result))
-    state.select({"name": "b"})
+    state.select(fake_var("b"))
     fetch.ask(protocol.Image(name="b"), lambda reply: got.append(reply.result))
     source.calls[1][1]("b")
     source.calls[0][1]("a")  # the selection moved on: dropped without the view restarting anything
@@ -73,6 +74,6 @@ def test_a_stale_reply_that_holds_a_resource_is_handed_back(qtbot) -> None:
     fetch = SelectionFetch(view, source, state)
     current, stale = [], []
     fetch.ask(protocol.StatsStart(name="a"), lambda r: current.append(r.result), on_stale=lambda r: stale.append(r.result))
-    state.select({"name": "b"})
+    state.select(fake_var("b"))
     source.calls[0][1]({"job": 7})
     assert current == [] and stale == [{"job": 7}]

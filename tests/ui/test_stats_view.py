@@ -11,11 +11,12 @@ from explorer import protocol
 from explorer.ui.app_state import AppState
 from explorer.ui.stats_view import AUTO_LIMIT, StatsView
 from tests.ui.fakes import InProcessSource
+from tests.ui.fakes import var as fake_var
 
 
 def _var(name: str, value: object, kind: str = "tensor") -> dict:
     shape = list(value.shape)
-    return {"name": name, "kind": kind, "shape": shape, "numel": int(np.prod(shape)), "type": type(value).__name__}
+    return fake_var(name, kind, shape=shape, numel=int(np.prod(shape)), type=type(value).__name__)
 
 
 @pytest.fixture
@@ -114,7 +115,7 @@ def test_failure_is_a_sentence(qtbot, make_view):
 
 def test_not_an_array(qtbot, make_view):
     view, source = make_view({"x": 1})
-    view.app_state.select({"name": "x", "kind": "other", "type": "int"})
+    view.app_state.select(fake_var("x", "other", type="int"))
     assert not view.compute_button.isEnabled() and source.requests == []
     assert "Select a tensor" in view.message.text()
 

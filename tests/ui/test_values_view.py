@@ -12,10 +12,11 @@ from explorer.ui.app_state import AppState
 from explorer.ui.values.values_table_model import BLOCK_ROWS, NAN_BACKGROUND, POSINF_COLOR, heat_color
 from explorer.ui.values.values_view import ValuesView
 from tests.ui.fakes import HeldSource, InProcessSource
+from tests.ui.fakes import var as fake_var
 
 
 def _var(name: str, value: object, kind: str = "tensor") -> dict:
-    return {"name": name, "kind": kind, "shape": list(value.shape), "type": type(value).__name__}
+    return fake_var(name, kind, shape=list(value.shape), type=type(value).__name__)
 
 
 @pytest.fixture
@@ -188,7 +189,7 @@ def test_hidden_view_fetches_when_shown(qtbot, make_view):
 def test_messages_for_non_arrays_and_meta(qtbot, make_view):
     meta = torch.empty(2, 3, device="meta")
     view, source = make_view({"m": meta, "x": 3})
-    view.app_state.select({"name": "x", "kind": "other", "type": "int", "shape": None})
+    view.app_state.select(fake_var("x", "other", type="int"))
     assert view.message.isVisible() and "not a tensor" in view.message.text()
     assert view.model.rowCount() == 0
     view.app_state.select(_var("m", meta))

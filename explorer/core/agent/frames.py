@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import FrameType, TracebackType
 from typing import Any
 
+from explorer import protocol
 from explorer.core.errors.cards import is_library, source_of
 from explorer.core.errors.source import cell_offset
 
@@ -90,7 +91,7 @@ class FrameStack:
             return None
         return self._frames[choice.index][0]
 
-    def describe(self, index: int) -> dict[str, Any]:
+    def describe(self, index: int) -> protocol.FrameInfo:
         """``{index, file, function, line, in_code}`` of one frame (:class:`explorer.protocol.FrameInfo`)."""
         frame, line = self._frames[index]
         filename = frame.f_code.co_filename
@@ -102,7 +103,7 @@ class FrameStack:
             path = filename if os.path.isabs(filename) and filename not in self._cells else None
         return {"index": index, "file": path, "function": frame.f_code.co_name, "line": line, "in_code": in_code}
 
-    def describe_all(self) -> list[dict[str, Any]]:
+    def describe_all(self) -> list[protocol.FrameInfo]:
         return [self.describe(i) for i in range(len(self._frames))]
 
     def _offset(self, frame: FrameType) -> int:

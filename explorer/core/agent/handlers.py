@@ -3,7 +3,11 @@
 Handlers are registered by request class in :data:`HANDLERS` (no lookup by
 attribute name): a reader goes from ``protocol.Image`` to :meth:`Agent.image`
 through the table at the end of this module. A handler gets the typed request
-and returns the reply's dict; a ``ValueError`` carries one sentence for the user.
+and returns its reply TypedDict (the ``R`` of ``Request[R]``; ``tests/test_protocol.py``
+checks the two agree); a ``ValueError`` carries one sentence for the user. The
+summaries and payload builders of the core make plain dicts; where a handler
+passes one on, ``cast`` names the reply it is, and the tests compare what they
+send with the declaration (``tests/test_protocol_var.py``, ``tests/test_protocol_replies.py``).
 """
 
 from __future__ import annotations
@@ -11,8 +15,8 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from explorer import protocol
 from explorer.core import i18n
@@ -93,7 +97,7 @@ class Agent:
         self.code = code
 
     # -- handlers ---------------------------------------------------------------------
-    def hello(self, req: protocol.Hello, client: ClientState) -> dict:
+    def hello(self, req: protocol.Hello, client: ClientState) -> protocol.HelloReply:
         from explorer import __version__
 
         client.delta.reset()
@@ -102,7 +106,7 @@ class Agent:
         return {"protocol": protocol.PROTOCOL_VERSION, "package": __version__,
                 "python": sys.version.split()[0], "pid": os.getpid(), "language": i18n.language()}
 
-    def snapshot(self, req: protocol.Snapshot | protocol.AfterRun | protocol.SelectFrame, client: ClientState) -> dict:
+    def snapshot(self, req: protocol.Snapshot | protocol.AfterRun | protocol.SelectFrame, client: ClientState) -> protocol.SnapshotReply:
         """Summaries of every user variable, memory facts and what changed since this client's last snapshot."""
         from explorer.core.snapshot.build import build_snapshot
 
@@ -124,9 +128,9 @@ class Agent:
             snap["grad_enabled"] = bool(torch.is_grad_enabled()) if torch else True
         except Exception:  # noqa: BLE001 - a half-imported or replaced torch
             snap["grad_enabled"] = True
-        return snap
+        return cast(protocol.SnapshotReply, snap)
 
-    def after_run(self, req: protocol.AfterRun, client: ClientState) -> dict:
+    def after_run(self, req: protocol.AfterRun, client: ClientState) -> protocol.AfterRunReply:
         """Everything the window needs after one execution; each part fails on its own."""
         out: dict[str, Any] = {"snapshot": self.snapshot(req, client)}
         out["error"] = _guarded(self._explain_error, req.code) if req.failed else None
@@ -137,17 +141,17 @@ class Agent:
         hints = [] if out["error"] is not None else _guarded(self._hints, req.code)
         out["hints"] = hints if isinstance(hints, list) else []
         out["warnings"], self.warnings = [w for w in self.warnings if w], []
-        return out
+        return cast(protocol.AfterRunReply, out)
 
-    def overlaps(self, req: protocol.Overlaps, client: ClientState) -> dict:
+    def overlaps(self, req: protocol.Overlaps, client: ClientState) -> protocol.OverlapsReply:
         from explorer.core.memory.relations import describe_relations
 
-        return describe_relations(self.scope(client), req.name)
+        return cast(protocol.OverlapsReply, describe_relations(self.scope(client), req.name))
 
-    def set_language(self, req: protocol.SetLanguage, client: ClientState) -> dict:
+    def set_language(self, req: protocol.SetLanguage, client: ClientState) -> protocol.LanguageReply:
         return {"lang": i18n.set_language(req.lang)}
 
-    def script_context(self, req: protocol.ScriptContext, client: ClientState) -> dict:
+    def script_context(self, req: protocol.ScriptContext, client: ClientState) -> protocol.ScriptContextReply:
         """Run later code as the script at ``path``: ``__file__`` set, its folder importable."""
         if self.script_dir is not None and self.script_dir in sys.path:
             sys.path.remove(self.script_dir)
@@ -165,34 +169,37 @@ class Agent:
             self.script_dir = folder
         return {"path": path}
 
-    def image(self, req: protocol.Image, client: ClientState) -> dict:
+    def image(self, req: protocol.Image, client: ClientState) -> protocol.ImageReply:
         from explorer.core.image.payload import image_payload
 
-        return image_payload(self.value(req.name, client), name=req.name, layout=req.layout, channel=req.channel,
-                             max_width=req.max_width, max_height=req.max_height)
+        return cast(protocol.ImageReply, image_payload(
+            self.value(req.name, client), name=req.name, layout=req.layout, channel=req.channel,
+            max_width=req.max_width, max_height=req.max_height))
 
-    def render(self, req: protocol.Render, client: ClientState) -> dict:
+    def render(self, req: protocol.Render, client: ClientState) -> protocol.Rendered:
         from explorer.core.image.payload import render_png
 
-        return render_png(self.value(req.name, client), req.out, name=req.name, layout=req.layout)
+        return cast(protocol.Rendered, render_png(self.value(req.name, client), req.out, name=req.name, layout=req.layout))
 
-    def values(self, req: protocol.Values, client: ClientState) -> dict:
+    def values(self, req: protocol.Values, client: ClientState) -> protocol.ValuesReply:
         from explorer.core.values.window import value_block
 
-        return value_block(self.value(req.name, client), row_dim=req.row_dim, col_dim=req.col_dim, index=req.index,
-                           row0=req.row0, col0=req.col0, nrows=req.nrows, ncols=req.ncols)
+        return cast(protocol.ValuesReply, value_block(
+            self.value(req.name, client), row_dim=req.row_dim, col_dim=req.col_dim, index=req.index,
+            row0=req.row0, col0=req.col0, nrows=req.nrows, ncols=req.ncols))
 
-    def memory_map(self, req: protocol.MemoryMap, client: ClientState) -> dict:
+    def memory_map(self, req: protocol.MemoryMap, client: ClientState) -> protocol.MemoryMapReply:
         from explorer.core.memory.map import memory_map
 
-        return memory_map(self.scope(client), req.name, max_cells=req.max_cells)
+        return cast(protocol.MemoryMapReply, memory_map(self.scope(client), req.name, max_cells=req.max_cells))
 
-    def graph(self, req: protocol.Graph, client: ClientState) -> dict:
+    def graph(self, req: protocol.Graph, client: ClientState) -> protocol.GraphReply:
         from explorer.core.graph.autograd import autograd_graph
 
-        return autograd_graph(self.value(req.name, client), self.scope(client), name=req.name, max_nodes=req.max_nodes)
+        return cast(protocol.GraphReply, autograd_graph(
+            self.value(req.name, client), self.scope(client), name=req.name, max_nodes=req.max_nodes))
 
-    def stats_start(self, req: protocol.StatsStart, client: ClientState) -> dict:
+    def stats_start(self, req: protocol.StatsStart, client: ClientState) -> protocol.StatsJob:
         """Start statistics in a thread, so the kernel keeps answering (and Stop works) meanwhile."""
         from explorer.core.stats.job import StatsJob
 
@@ -202,7 +209,7 @@ class Agent:
         threading.Thread(target=job.run, name=f"te-stats-{job_id}", daemon=True).start()
         return {"job": job_id}
 
-    def stats_poll(self, req: protocol.StatsPoll, client: ClientState) -> dict:
+    def stats_poll(self, req: protocol.StatsPoll, client: ClientState) -> protocol.StatsStatus:
         job = self._jobs.get(req.job)
         if job is None:
             return {"state": "unknown", "progress": 0.0, "result": None, "error": None}
@@ -211,7 +218,7 @@ class Agent:
             self._jobs.pop(req.job, None)
         return status
 
-    def stats_cancel(self, req: protocol.StatsCancel, client: ClientState) -> dict:
+    def stats_cancel(self, req: protocol.StatsCancel, client: ClientState) -> protocol.StatsJob:
         job = self._jobs.get(req.job)
         if job is not None:
             job.cancel()
@@ -219,16 +226,16 @@ class Agent:
                 self._jobs.pop(req.job, None)  # nobody polls a cancelled job again
         return {"job": req.job}
 
-    def prepare_load(self, req: protocol.PrepareLoad, client: ClientState) -> dict:
+    def prepare_load(self, req: protocol.PrepareLoad, client: ClientState) -> protocol.LoadPlan:
         from explorer.core.files.prepare import FileLoadError, prepare_load
 
         try:
-            return prepare_load(req.path, name=req.name, taken=set(self.user_namespace()),
-                                allow_pickle=req.allow_pickle)
+            return cast(protocol.LoadPlan, prepare_load(req.path, name=req.name, taken=set(self.user_namespace()),
+                                                        allow_pickle=req.allow_pickle))
         except FileLoadError as exc:
             return {"error": str(exc), "needs_pickle": bool(getattr(exc, "needs_pickle", False))}
 
-    def clear_error(self, req: protocol.ClearError, client: ClientState) -> dict:
+    def clear_error(self, req: protocol.ClearError, client: ClientState) -> protocol.Cleared:
         self.frames.clear()
         for attr in ("last_type", "last_value", "last_traceback", "last_exc"):
             if hasattr(sys, attr):
@@ -239,18 +246,19 @@ class Agent:
         return {}
 
     # -- stepping and gradients ------------------------------------------------------------
-    def step_capture(self, req: protocol.StepCapture, client: ClientState) -> dict:
+    def step_capture(self, req: protocol.StepCapture, client: ClientState) -> protocol.StepCaptured:
         return {"captured": client.steps.capture(self.user_namespace(), req.code)}
 
-    def step_compare(self, req: protocol.StepCompare, client: ClientState) -> dict:
-        return {"items": client.steps.compare(self.user_namespace(), list(req.names or []))}
+    def step_compare(self, req: protocol.StepCompare, client: ClientState) -> protocol.StepCompared:
+        items = client.steps.compare(self.user_namespace(), list(req.names or []))
+        return {"items": cast(list[protocol.BeforeAfter], items)}
 
-    def seed_random(self, req: protocol.SeedRandom, client: ClientState) -> dict:
+    def seed_random(self, req: protocol.SeedRandom, client: ClientState) -> protocol.Seeded:
         from explorer.core.step import seed_everything
 
-        return seed_everything(req.seed)
+        return cast(protocol.Seeded, seed_everything(req.seed))
 
-    def watch_gradients(self, req: protocol.WatchGradients, client: ClientState) -> dict:
+    def watch_gradients(self, req: protocol.WatchGradients, client: ClientState) -> protocol.GradientsWatched:
         from explorer.core.graph.watch import watch_gradients
 
         return {"nodes": watch_gradients(self.user_namespace(), max_nodes=req.max_nodes)}
@@ -261,7 +269,7 @@ class Agent:
         return dict(patched_script(req.code, req.fix, req.fix_mode, req.fix_line))
 
     # -- frames ---------------------------------------------------------------------------
-    def select_frame(self, req: protocol.SelectFrame, client: ClientState) -> dict:
+    def select_frame(self, req: protocol.SelectFrame, client: ClientState) -> protocol.FrameReply:
         """Inspect one frame (or the namespace) from now on; the reply is its full snapshot."""
         if req.index is None:
             client.frame = None
@@ -276,11 +284,11 @@ class Agent:
         frame = self.frames.describe(chosen.index) if chosen is not None else None
         return {"frame": frame, "frames": self.frames.describe_all(), "snapshot": snapshot}
 
-    def resume(self, req: protocol.Resume, client: ClientState) -> dict:
+    def resume(self, req: protocol.Resume, client: ClientState) -> protocol.Resumed:
         """Paused code is resumed by the pause loop (explorer.core.agent.pause); here nothing waits."""
         raise ValueError(_("Nothing is paused: Continue works while the code waits in breakpoint()."))
 
-    def _error_frames(self, req: protocol.AfterRun) -> list[dict]:
+    def _error_frames(self, req: protocol.AfterRun) -> list[protocol.FrameInfo]:
         """The user frames of the error just explained (kept for SelectFrame), described for its card."""
         exc = getattr(sys, "last_value", None)
         self.frames = FrameStack(traceback_frames(getattr(exc, "__traceback__", None), self.code_filenames()),
@@ -334,7 +342,7 @@ def _guarded(fn: Callable[..., Any], *args: Any) -> Any:
 
 
 #: Request type -> the Agent method that answers it.
-HANDLERS: dict[type[protocol.Request[Any]], Callable[[Agent, Any, ClientState], dict]] = {
+HANDLERS: dict[type[protocol.Request[Any]], Callable[[Agent, Any, ClientState], Mapping[str, object]]] = {
     protocol.Hello: Agent.hello,
     protocol.AfterRun: Agent.after_run,
     protocol.Snapshot: Agent.snapshot,

@@ -15,6 +15,7 @@ from explorer.core.errors.source import parse, segment, statement_at
 from explorer.core.errors.spelling import spell
 from explorer.core.errors.values_static import lookup, resolve_callee  # noqa: F401 - re-exported
 from explorer.core.i18n import _
+from explorer.protocol.units import shape_text
 
 _IDENT_CHAIN = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
 _MAX_LIST_ITEMS = 8
@@ -83,13 +84,6 @@ class ErrorContext:
                 return ast.unparse(call.func.value)
         return None
 
-    def assigned_name(self) -> str | None:
-        """'c' when the statement is ``c = ...`` (one plain name), else None."""
-        stmt = self.statement
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            return stmt.targets[0].id
-        return None
-
     # -- names ---------------------------------------------------------------
     def spell(self, path: str) -> str | None:
         """How the learner's script spells a library name (``torch.nn.Linear`` -> ``nn.Linear``)."""
@@ -140,11 +134,6 @@ class ErrorContext:
         return _("{own}; `{function}` was called with `{outer}` on line {line}").format(
             own=own, function=self.function, outer=outer, line=caller.line)
 
-    def learner_name(self, name: str) -> str:
-        """The learner's name for a value of the failing line: the caller's variable when it is the same object."""
-        alias = self.aliases.get(name)
-        return alias[0] if alias is not None and alias[2] else name
-
     def describe_all(self, names: list[str] | None = None) -> str:
         """Describe several variables, joined as a list."""
         names = list(self.tensors) if names is None else names
@@ -187,7 +176,7 @@ def header_nodes(stmt: ast.stmt) -> list[ast.AST]:
 
 def fmt_shape(shape: list[int] | None) -> str:
     """'[4, 3]' (or '?' when unknown)."""
-    return "?" if shape is None else "[" + ", ".join(str(s) for s in shape) + "]"
+    return shape_text(shape, missing="?")
 
 
 def variable_record(name: str, value: Any) -> dict[str, Any]:

@@ -48,16 +48,6 @@ def with_args(call: ast.Call, args: list[str] | None = None, keywords: dict[str,
     return twin
 
 
-def keyword_value(call: ast.Call, name: str, position: int | None = None) -> ast.AST | None:
-    """The node passed as keyword *name* (or at *position*), or None."""
-    for item in call.keywords:
-        if item.arg == name:
-            return item.value
-    if position is not None and len(call.args) > position:
-        return call.args[position]
-    return None
-
-
 def set_argument(call: ast.Call, name: str, position: int, value: str) -> ast.Call:
     """A copy of the call with the argument *name* (keyword, or positional at *position*) set to *value*."""
     if any(k.arg == name for k in call.keywords) or len(call.args) <= position:
@@ -76,8 +66,3 @@ def receiver_code(call: ast.Call | None) -> str | None:
     """The code of the expression a method is called on; None without a call or for a plain function call."""
     target = receiver(call) if call is not None else None
     return ast.unparse(target) if target is not None else None
-
-
-def shape_args(shape: list[int]) -> list[str]:
-    """Positional arguments for a shape: ``[2, 5]`` -> ``["2", "5"]``."""
-    return [str(d) for d in shape]

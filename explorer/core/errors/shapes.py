@@ -50,7 +50,8 @@ def _transpose_fix(ctx: ErrorContext, left: ast.AST, right: ast.AST, sa: list[in
     else:
         return None
     code = swap(ctx, node, f"({ast.unparse(node)}){flip}" if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) else ast.unparse(node) + flip)
-    result = new[0][:-1] + [new[1][-1]]
+    # The batch dims broadcast (a [4, 3] matrix times a [2, 3, 5] batch makes a batch of 2).
+    result = broadcast_shape(new[0][:-2], new[1][:-2]) + [new[0][-2], new[1][-1]]
     return f"{code}  # {fmt_shape(new[0])} @ {fmt_shape(new[1])} -> {fmt_shape(result)}" if code else None
 
 
@@ -191,6 +192,13 @@ def _contiguous_first(call: ast.Call, target: ast.expr) -> ast.Call:
 def broadcastable(a: list[int], b: list[int]) -> bool:
     """True when two shapes broadcast together (compared from the right)."""
     return all(x == y or x == 1 or y == 1 for x, y in zip(reversed(a), reversed(b)))
+
+
+def broadcast_shape(a: list[int], b: list[int]) -> list[int]:
+    """The shape two broadcastable shapes make together: ``[2, 1, 4]`` and ``[5, 1]`` make ``[2, 5, 4]``."""
+    size = max(len(a), len(b))
+    a, b = [1] * (size - len(a)) + a, [1] * (size - len(b)) + b
+    return [y if x == 1 else x for x, y in zip(a, b)]
 
 
 def _out_of_place(ctx: ErrorContext) -> str | None:

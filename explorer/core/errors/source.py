@@ -12,6 +12,8 @@ import ast
 import copy
 from typing import Any
 
+from explorer.protocol.cells import has_code
+
 _COMPOUND = (ast.If, ast.While, ast.For, ast.With, ast.Try, ast.FunctionDef, ast.ClassDef,
              ast.AsyncFor, ast.AsyncWith, ast.AsyncFunctionDef)
 
@@ -119,10 +121,8 @@ def apply_fix(code: str, card: dict[str, Any]) -> str | None:
 
 
 def is_code(fix: str | None) -> bool:
-    """True when the fix has at least one line that is not a comment."""
-    if not fix:
-        return False
-    return any(row.strip() and not row.strip().startswith("#") for row in fix.splitlines())
+    """True when the fix has at least one line that is not a comment (rather than advice in words)."""
+    return has_code(fix)
 
 
 def comment_lines(text: str) -> str:

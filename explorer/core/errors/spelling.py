@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from explorer.core.errors.safe import instance_dict
+from explorer.protocol.cells import is_code_line
 
 
 def _target(path: str) -> tuple[bool, Any]:
@@ -164,6 +165,6 @@ def unknown_names(code: str, scopes: Iterable[dict[str, Any]]) -> list[str] | No
 
 def _indent_of_last(code: str) -> str:
     """The indentation of the last line that is code."""
-    rows = [r for r in code.splitlines() if r.strip() and not r.strip().startswith("#")]
+    rows = [r for r in code.splitlines() if is_code_line(r)]
     last = rows[-1] if rows else ""
     return last[: len(last) - len(last.lstrip())]

@@ -13,6 +13,7 @@ from explorer.core.errors.context import ErrorContext, call_name, context_for, f
 from explorer.core.errors.entry import Card, Entry
 from explorer.core.errors.fixes import receiver, swap, with_args
 from explorer.core.errors.safe import shape_of
+from explorer.core.errors.shapes import broadcast_shape
 from explorer.core.errors.source import cell_offset, comment_lines, parse
 from explorer.core.i18n import _
 
@@ -37,7 +38,7 @@ def _target_size(ctx: ErrorContext) -> Card:
     said = _("The prediction is {given} but the target is {target}.").format(given=fmt_shape(given), target=fmt_shape(target))
     rule = _("The loss compares them element by element, so broadcasting stretches both to {both}: every prediction is "
              "compared with every target, not with its own. The loss is wrong, silently.").format(
-        both=fmt_shape(_broadcast(given, target)))
+        both=fmt_shape(broadcast_shape(given, target)))
     found, fix = _loss_args(ctx), None
     if found is not None:
         _call, pred, goal = found
@@ -51,12 +52,6 @@ def _target_size(ctx: ErrorContext) -> Card:
         fix = f"{fix}  # " + _("the same shape on both sides") if fix else None
     advice = comment_lines(_("give the prediction and the target the same shape"))
     return Card(_("Prediction and target have different shapes"), join(said, rule), fix or advice, advice=advice)
-
-
-def _broadcast(a: list[int], b: list[int]) -> list[int]:
-    size = max(len(a), len(b))
-    a, b = [1] * (size - len(a)) + a, [1] * (size - len(b)) + b
-    return [max(x, y) for x, y in zip(a, b)]
 
 
 def _nonleaf_grad(ctx: ErrorContext) -> Card:

@@ -6,6 +6,8 @@ import os
 from typing import Any
 
 from explorer.core.i18n import _
+from explorer.protocol import units
+from explorer.protocol.units import format_bytes
 
 # Above this many bytes of array data the loaders prefer memory-mapping, so that
 # opening a file is instant and pages are read only when the user touches them.
@@ -46,15 +48,8 @@ def show(text: str) -> str:
 
 
 def human_bytes(n: int) -> str:
-    """Format a byte count with decimal units, e.g. ``4.6 MB``."""
-    if n < 1000:
-        return f"{n} B"
-    value = float(n)
-    for unit in ("kB", "MB", "GB", "TB", "PB"):
-        value /= 1000.0
-        if value < 999.95 or unit == "PB":
-            return f"{value:.1f} {unit}"
-    return f"{n} B"  # pragma: no cover - loop always returns
+    """A byte count as every message writes it, e.g. ``4.4 MiB`` (:func:`explorer.protocol.units.format_bytes`)."""
+    return format_bytes(n)
 
 
 def human_count(n: int) -> str:
@@ -68,8 +63,8 @@ def human_count(n: int) -> str:
 
 
 def shape_text(shape: Any) -> str:
-    """Shape as Python prints a tuple: ``(2, 3)``, ``(5,)``, ``()``."""
-    return str(tuple(int(s) for s in shape))
+    """A shape as every message writes it: ``[2, 3]``, ``[5]``, ``[]`` (:func:`explorer.protocol.units.shape_text`)."""
+    return units.shape_text(shape)
 
 
 def available_memory() -> int | None:
@@ -94,7 +89,7 @@ def check_fits_in_memory(nbytes: int, label: str, advice: str) -> None:
     """
     free = available_memory()
     if free is not None and nbytes > free * MEMORY_FRACTION:
-        # TRANSLATORS: {need} and {free} are sizes such as "2.0 GB"; {advice} is a clause saying what to do instead.
+        # TRANSLATORS: {need} and {free} are sizes such as "2.0 GiB"; {advice} is a clause saying what to do instead.
         raise FileLoadError(_("Loading {file} would need {need} of memory, but only {free} is free; {advice}.").format(
             file=label, need=human_bytes(nbytes), free=human_bytes(free), advice=advice))
 

@@ -103,7 +103,7 @@ def plan_image(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:
     facts = {"format": fmt, "height": height, "width": width, "channels": channels, "mode": own_mode,
              "size": human_bytes(os.path.getsize(path)), "frames": frames}
     if frames > 1:
-        # TRANSLATORS: {format} is the file format (PNG, GIF...); {channels} is empty or " × 3"; {size} e.g. "4.6 kB".
+        # TRANSLATORS: {format} is the file format (PNG, GIF...); {channels} is empty or " × 3"; {size} e.g. "4.5 KiB".
         summary = _("{format} image, {height} × {width}{channels} ({mode}), {size} on disk, "
                     "first of {frames} frames").format(**facts)
     else:

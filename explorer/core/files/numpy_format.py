@@ -121,7 +121,7 @@ def plan_npy(path: str, name: str, allow_pickle: bool) -> dict[str, Any]:
         summary = _("object array of shape {shape} (pickled Python objects)").format(shape=shape_text(header.shape))
         return plan("npy", code, summary, _("Object arrays hold Python objects; loading them ran code from the file."))
     if size - header.data_offset < header.nbytes:
-        # TRANSLATORS: {need} and {have} are sizes such as "4.0 MB".
+        # TRANSLATORS: {need} and {have} are sizes such as "4.0 MiB".
         raise FileLoadError(_("{file} is truncated: its header promises {need} of data but the file holds "
                               "only {have}.").format(file=label, need=human_bytes(header.nbytes),
                                                      have=human_bytes(max(size - header.data_offset, 0))))
@@ -217,7 +217,7 @@ def _memmap_line(path: str, member: NpzMember) -> str:
 
 
 def _npz_summary(members: list[NpzMember], disk: int) -> str:
-    """``npz archive with 3 arrays, 1.2 M elements, 4.6 MB``."""
+    """``npz archive with 3 arrays, 1.2 M elements, 4.4 MiB``."""
     numel = sum(m.header.numel for m in members)
     facts = {
         "arrays": ngettext("{n} array", "{n} arrays", len(members)).format(n=len(members)),
@@ -225,7 +225,7 @@ def _npz_summary(members: list[NpzMember], disk: int) -> str:
         "size": human_bytes(sum(m.header.nbytes for m in members)), "disk": human_bytes(disk),
     }
     if all(m.stored for m in members):
-        # TRANSLATORS: {arrays} is e.g. "3 arrays", {elements} "1.2 M elements", {size} "4.6 MB".
+        # TRANSLATORS: {arrays} is e.g. "3 arrays", {elements} "1.2 M elements", {size} "4.4 MiB".
         return _("npz archive with {arrays}, {elements}, {size}").format(**facts)
     return _("npz archive with {arrays}, {elements}, {size} (compressed: {disk} on disk)").format(**facts)
 

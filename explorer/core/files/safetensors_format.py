@@ -46,7 +46,7 @@ def read_header(path: str) -> tuple[dict[str, Any], int]:
             raise FileLoadError(_("{file} is truncated: it is shorter than a safetensors header.").format(file=label))
         length = int.from_bytes(prefix, "little")
         if length > MAX_HEADER_BYTES:
-            # TRANSLATORS: {size} is a size such as "200.0 MB".
+            # TRANSLATORS: {size} is a size such as "200.0 MiB".
             raise FileLoadError(_("{file} declares a {size} header, more than safetensors allows.").format(
                 file=label, size=human_bytes(length)))
         if 8 + length > size:
@@ -105,7 +105,7 @@ def check_layout(header: dict[str, Any], buffer: int, label: str) -> tuple[int, 
             raise FileLoadError(_("{file} is damaged: its tensors overlap or leave gaps.").format(file=label))
         position = end
     if position > buffer:
-        # TRANSLATORS: {need} and {have} are sizes such as "4.0 MB".
+        # TRANSLATORS: {need} and {have} are sizes such as "4.0 MiB".
         raise FileLoadError(_("{file} is truncated: the header describes {need} of tensor data but the file "
                               "holds {have}.").format(file=label, need=human_bytes(position), have=human_bytes(buffer)))
     if position != buffer:

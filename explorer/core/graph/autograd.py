@@ -16,6 +16,7 @@ from typing import Any
 
 from explorer.core.graph.gradients import annotate
 from explorer.core.i18n import _
+from explorer.protocol.units import shape_text
 
 _PREVIEW_ELEMENTS = 8
 # Naming looks inside containers only this far: a list of a million numbers must not stall the graph.
@@ -126,7 +127,7 @@ def _shape(tensor: Any) -> list[int] | None:
 
 
 def _shape_label(shape: list[int] | None) -> str:
-    return "[?]" if shape is None else "[" + ", ".join(str(s) for s in shape) + "]"
+    return shape_text(shape, missing="[?]")
 
 
 def grad_preview(grad: Any) -> str:

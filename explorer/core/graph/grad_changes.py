@@ -17,8 +17,8 @@ from typing import Any
 from explorer.core.resolve import resolve
 from explorer.core.snapshot.changes import fingerprint
 from explorer.core.summary.static import tget
+from explorer.protocol.kinds import TENSOR_KINDS
 
-_TENSOR_KINDS = ("tensor", "parameter")
 _MISSING = object()
 
 
@@ -27,7 +27,7 @@ def _tensor_vars(variables: list[dict]) -> Iterator[dict]:
     stack = list(reversed(variables))
     while stack:
         var = stack.pop()
-        if var.get("kind") in _TENSOR_KINDS and (var.get("requires_grad") or var.get("grad") is not None):
+        if var.get("kind") in TENSOR_KINDS and (var.get("requires_grad") or var.get("grad") is not None):
             yield var
         stack.extend(reversed(var.get("children") or []))
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from explorer.protocol.units import shape_text
+
 #: In a formula, the other input's label (or the constant the node saved).
 OTHER = "{other}"
 _PREVIEW_LIMIT = 1
@@ -97,9 +99,9 @@ def _matmul(fn: Any, slots: int) -> Sequence[dict | None]:
         return [_rule("grad @ {other}ᵀ", other_slot=1), _rule("{self}ᵀ @ grad", other_slot=0)][:slots]
     out = a[:-1] + b[-1:]
     first = _rule("grad @ {other}ᵀ", other_slot=1,
-                  shape=f"{_dims(out)} @ {_dims(b[:-2] + [b[-1], b[-2]])} → {_dims(a)}")
+                  shape=f"{shape_text(out)} @ {shape_text(b[:-2] + [b[-1], b[-2]])} → {shape_text(a)}")
     second = _rule("{self}ᵀ @ grad", other_slot=0,
-                   shape=f"{_dims(a[:-2] + [a[-1], a[-2]])} @ {_dims(out)} → {_dims(b)}")
+                   shape=f"{shape_text(a[:-2] + [a[-1], a[-2]])} @ {shape_text(out)} → {shape_text(b)}")
     return [first, second][:slots]
 
 
@@ -108,10 +110,6 @@ def _shape(value: Any) -> list[int] | None:
         return [int(s) for s in value]
     except (TypeError, ValueError):
         return None
-
-
-def _dims(shape: list[int]) -> str:
-    return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
 def _plain(value: float) -> str:

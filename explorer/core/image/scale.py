@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from explorer.core.i18n import _, ngettext
+from explorer.protocol.pixels import PIXEL_MAX
 
 
 @dataclass
@@ -16,7 +17,7 @@ class Scaled:
     pixels: np.ndarray  # uint8, same shape as the input sample
     scaling: str  # "none" | "clip" | "min-max"
     range: list[float] | None  # data range used for min-max, else None
-    value_range: list[float]  # the values that pixel 0 and pixel 255 stand for
+    value_range: list[float]  # the values that pixel 0 and pixel 255 stand for (explorer.protocol.pixels)
     notes: list[str] = field(default_factory=list)
 
 
@@ -73,18 +74,18 @@ def _to_uint8(sample: np.ndarray, bounds: tuple[float, float], all_finite: bool)
         # a constant image: nothing to stretch (only +inf stands out, at the top)
         return np.where(np.isposinf(values), 255, 0).astype(np.uint8)
     if np.isfinite(hi - lo):
-        factor = 255.0 / (hi - lo)
+        factor = PIXEL_MAX / (hi - lo)
         values *= factor
         values -= lo * factor
     else:
         # hi - lo overflows near the float64 limits: halve everything first
         values *= 0.5
         values -= lo * 0.5
-        values *= 255.0 / (hi * 0.5 - lo * 0.5)
+        values *= PIXEL_MAX / (hi * 0.5 - lo * 0.5)
     if not all_finite:
-        np.nan_to_num(values, copy=False, nan=0.0, posinf=255.0, neginf=0.0)
+        np.nan_to_num(values, copy=False, nan=0.0, posinf=PIXEL_MAX, neginf=0.0)
     np.rint(values, out=values)
-    np.clip(values, 0, 255, out=values)
+    np.clip(values, 0, PIXEL_MAX, out=values)
     return values.astype(np.uint8)
 
 

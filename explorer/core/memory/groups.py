@@ -55,6 +55,7 @@ from explorer.core.summary.static import (
     inspecting,
     remember,
 )
+from explorer.protocol.kinds import ARRAY_KINDS
 
 globals()["__builtins__"] = PRISTINE_BUILTINS
 remember("numpy", np)  # a later sys.modules['numpy'] = None is undone while inspecting
@@ -62,7 +63,6 @@ remember("numpy", np)  # a later sys.modules['numpy'] = None is undone while ins
 # GUI mode bounds: exact pair checks per call, and np.shares_memory's max_work.
 GUI_MAX_PAIRS = 20_000
 GUI_MAX_WORK = 100_000
-_ARRAY_KINDS = frozenset({"tensor", "parameter", "ndarray"})
 # relation lists are hints for a sentence in the UI; keep snapshots small.
 RELATION_MAX_NAMES = 16
 
@@ -135,7 +135,7 @@ def _others(names: list[str], indices: list[int], me: int) -> list[str]:
 def key_from_var(var: dict, value: Any) -> tuple[str, int, int] | None:
     """:func:`allocation_key` from the facts the summary already read (no torch calls)."""
     storage, device = var.get("storage"), var.get("device")
-    if storage and type(device) is str and var.get("kind") in _ARRAY_KINDS:
+    if storage and type(device) is str and var.get("kind") in ARRAY_KINDS:
         start = storage["data_ptr"]
         return device, start, start + storage["nbytes"]
     return allocation_key(value)
@@ -147,7 +147,7 @@ def _keys(entries: list[tuple[dict, Any]]) -> list[tuple[str, int, int] | None]:
     append = keys.append
     for var, value in entries:
         storage, device = var.get("storage"), var.get("device")
-        if storage and type(device) is str and var.get("kind") in _ARRAY_KINDS:
+        if storage and type(device) is str and var.get("kind") in ARRAY_KINDS:
             start = storage["data_ptr"]
             append((device, start, start + storage["nbytes"]))
         else:
@@ -160,7 +160,7 @@ def reach_from_var(var: dict, value: Any) -> Reach | None:
     ptr, shape, strides, itemsize = (var.get(k) for k in ("data_ptr", "shape", "byte_strides", "itemsize"))
     device = var.get("device")
     if ptr is None or shape is None or strides is None or itemsize is None or device is None \
-            or var.get("kind") not in _ARRAY_KINDS or not ptr:
+            or var.get("kind") not in ARRAY_KINDS or not ptr:
         return reach(value)
     shape, strides = tuple(shape), tuple(strides)
     lo, hi = extent(ptr, shape, strides, itemsize)
@@ -199,7 +199,7 @@ def assign_memory(entries: list[tuple[dict, Any]], *, exact_overlaps: bool = Fal
             var.update(grouped)
             continue
         kind = var.get("kind")  # the summary's verdict, when there is one, is cheaper than asking
-        if kind in _ARRAY_KINDS if kind is not None else is_array_like(value):
+        if kind in ARRAY_KINDS if kind is not None else is_array_like(value):
             var.update(alone)
             if var.get("overlaps") != []:
                 var["overlaps"] = []

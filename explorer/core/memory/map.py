@@ -31,8 +31,9 @@ Payload of :func:`memory_map` (all plain JSON):
     when not binned) and ``formula``.
 
 Hover positions: a row's element at multi-index ``i`` sits at storage position
-``storage_offset + sum(i_k * strides_k)``; :func:`element_position` returns
-that arithmetic for a VAR dict or a value, and the GUI redoes it from the row.
+``storage_offset + sum(i_k * strides_k)`` (:mod:`explorer.protocol.positions`, the
+rule the GUI's tooltip uses on a row); :func:`element_position` returns that
+arithmetic for a VAR dict or a value.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from explorer.core.summary.static import (
     plain_tensor,
     tget,
 )
+from explorer.protocol.positions import position_formula, storage_position
 
 globals()["__builtins__"] = PRISTINE_BUILTINS
 
@@ -320,7 +322,6 @@ def element_position(var_or_value: Any, index: list[int]) -> dict:
     if len(index) != len(shape) or any(not 0 <= i < n for i, n in zip(index, shape)):
         raise IndexError(_("index {index} out of range for shape {shape}").format(index=index, shape=list(shape)))
     terms = [int(i) * int(s) for i, s in zip(index, strides)]
-    position = int(offset) + sum(terms)
-    parts = " + ".join([str(offset)] + [f"{i}×{s}" for i, s in zip(index, strides)])
     return {"index": list(index), "offset": offset, "strides": list(strides), "terms": terms,
-            "position": position, "formula": f"{parts} = {position}"}
+            "position": storage_position(int(offset), strides, index),
+            "formula": position_formula(offset, strides, index)}

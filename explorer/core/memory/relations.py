@@ -13,10 +13,10 @@ from explorer.core.i18n import _
 from explorer.core.memory.groups import overlaps_of
 from explorer.core.resolve import resolve
 from explorer.core.summary.dispatch import summarize
+from explorer.protocol.kinds import ARRAY_KINDS
 
 #: Most relations spelled out; the rest are summarised as "…".
 MAX_PHRASES = 6
-_ARRAYS = ("tensor", "parameter", "ndarray")
 
 
 def _seq(values: list | None) -> str:
@@ -79,7 +79,7 @@ def describe_relations(namespace: dict[str, Any], name: str) -> dict[str, Any]:
     if relations:
         texts = [r["text"] for r in relations[:MAX_PHRASES]]
         sentence = " · ".join(texts) + (" …" if len(relations) > MAX_PHRASES else "")
-    elif selected.get("kind") in _ARRAYS:
+    elif selected.get("kind") in ARRAY_KINDS:
         sentence = _("{a} has its memory to itself").format(a=name)
     else:
         sentence = ""

@@ -45,13 +45,13 @@ from explorer.core.summary.static import (
     plain_tensor,
     tget,
 )
+from explorer.protocol.kinds import ARRAY_KINDS
 
 globals()["__builtins__"] = PRISTINE_BUILTINS
 
 EXACT_BYTES = 64 * 1024
 SAMPLE_CHUNKS = 16
 CHUNK_ELEMENTS = 64
-_ARRAY_KINDS = frozenset({"tensor", "parameter", "ndarray"})
 # [torch module, numpy.ndarray, torch.Tensor, torch.nn.Parameter]; sentinels until torch is seen.
 _PLAIN: list[Any] = [None, np.ndarray, object(), object()]
 
@@ -111,7 +111,7 @@ def _tensor_bytes(t: Any) -> Iterator[bytes]:
 def _metadata(value: Any, var: dict) -> tuple:
     """Identity-free metadata: from the snapshot's VAR when it has it, else read (base-class reads)."""
     kind = var.get("kind")
-    if kind in _ARRAY_KINDS and var.get("storage") is not None:
+    if kind in ARRAY_KINDS and var.get("storage") is not None:
         big = var["nbytes"] is not None and var["nbytes"] > EXACT_BYTES
         return (kind, var["dtype"], var["shape"], var["device"], var["strides"], var["storage_offset"],
                 var["data_ptr"], var["requires_grad"], _version(value) if big and kind != "ndarray" else None)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from explorer.core.i18n import _
-from explorer.core.summary.fields import ARRAY_KINDS, CONTAINER_KINDS, add_note, blank_var, error_text
+from explorer.core.summary.fields import add_note, blank_var, error_text
 from explorer.core.summary.repr_text import REPR_CHARS, clip, nested_repr
 from explorer.core.summary.static import (
     PRISTINE_BUILTINS,
@@ -26,6 +26,7 @@ from explorer.core.summary.static import (
     module_members,
     module_table,
 )
+from explorer.protocol.kinds import ARRAY_KINDS, CONTAINER_KINDS
 
 globals()["__builtins__"] = PRISTINE_BUILTINS
 

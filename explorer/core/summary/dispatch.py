@@ -13,18 +13,12 @@ from typing import Any
 
 from explorer.core.i18n import _
 from explorer.core.summary.containers import container_var
-from explorer.core.summary.fields import (
-    ARRAY_KINDS,
-    CONTAINER_KINDS,
-    VAR_KEYS,
-    add_note,
-    blank_var,
-    error_text,
-)
+from explorer.core.summary.fields import VAR_KEYS, add_note, blank_var, error_text
 from explorer.core.summary.ndarray import array_var
 from explorer.core.summary.repr_text import repr_and_error
 from explorer.core.summary.static import PRISTINE_BUILTINS, inspecting, library
 from explorer.core.summary.tensor import tensor_var
+from explorer.protocol.kinds import ARRAY_KINDS, CONTAINER_KINDS
 
 globals()["__builtins__"] = PRISTINE_BUILTINS
 __all__ = ["VAR_KEYS", "classify", "summarize", "summarize_into"]

@@ -5,21 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from explorer.core.i18n import _
+from explorer.protocol.replies import VAR_KEYS
 
 # Every VAR carries every one of these keys (None where a field does not apply),
-# so consumers never need ``.get`` defaults. Order is the CLI contract's order.
-VAR_KEYS: tuple[str, ...] = (
-    "name", "kind", "type", "shape", "dtype", "device", "strides", "byte_strides",
-    "storage_offset", "data_ptr", "itemsize", "numel", "nbytes", "is_contiguous",
-    "requires_grad", "is_leaf", "grad_fn", "grad", "storage", "memory_group",
-    "overlaps", "note", "retains_grad", "is_parameter", "preview", "layout",
-    "is_view", "copy_hint", "length", "children", "repr",
-)
-
+# so consumers never need ``.get`` defaults: the keys the protocol's VAR declares,
+# in the CLI contract's order.
 _BLANK: dict[str, Any] = dict.fromkeys(VAR_KEYS)
 
-ARRAY_KINDS = frozenset({"tensor", "parameter", "ndarray"})
-CONTAINER_KINDS = frozenset({"list", "tuple", "dict", "module"})
 NOTE_CHARS = 160
 MAX_NOTE_CHARS = 600
 

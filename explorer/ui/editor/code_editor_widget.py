@@ -23,7 +23,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit, QWidget
 
-from explorer.client.statements import CELL_MARKER
+from explorer.protocol.cells import is_cell_marker
 from explorer.ui.editor import edit_actions, selections
 from explorer.ui.editor.brackets import AutoCloser
 from explorer.ui.editor.comments import toggle_comment
@@ -42,7 +42,7 @@ from explorer.ui.editor.line_moves import duplicate_lines, move_lines
 from explorer.ui.editor.line_range import text_before
 from explorer.ui.editor.python_highlighter import PythonHighlighter
 
-__all__ = ["CELL_MARKER", "CodeEditorWidget"]
+__all__ = ["CodeEditorWidget"]
 _PLAIN = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
 _RETURN = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 _TABS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
@@ -253,10 +253,10 @@ class CodeEditorWidget(QPlainTextEdit):
         lines = self.lines()
         current = (line or self.textCursor().blockNumber() + 1) - 1
         start = current
-        while start > 0 and not CELL_MARKER.match(lines[start]):
+        while start > 0 and not is_cell_marker(lines[start]):
             start -= 1
         end = current + 1
-        while end < len(lines) and not CELL_MARKER.match(lines[end]):
+        while end < len(lines) and not is_cell_marker(lines[end]):
             end += 1
         return start + 1, end
 

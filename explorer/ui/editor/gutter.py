@@ -8,7 +8,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
-from explorer.client.statements import CELL_MARKER
+from explorer.protocol.cells import is_cell_marker
 
 # The editor is typed Any here: naming CodeEditorWidget would close an import loop with the module that builds this.
 CodeEditorWidget = Any
@@ -65,7 +65,7 @@ def paint_cell_lines(editor: CodeEditorWidget, event: QPaintEvent) -> None:
         geometry = editor.blockBoundingGeometry(block).translated(offset)
         if geometry.top() > event.rect().bottom():
             break
-        if CELL_MARKER.match(block.text()) and block.blockNumber() > 0:
+        if is_cell_marker(block.text()) and block.blockNumber() > 0:
             y = round(geometry.top())
             painter.drawLine(0, y, editor.viewport().width(), y)
         block = block.next()

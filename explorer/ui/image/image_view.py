@@ -29,36 +29,26 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import protocol
+from explorer.protocol.kinds import is_array
+from explorer.protocol.pixels import PIXEL_MAX, pixel_step, value_limits
 from explorer.ui.app_state import AppState
 from explorer.ui.figure_fonts import points
 from explorer.ui.image.image_status import ImageStatusMixin
-from explorer.ui.selection_fetch import SelectionFetch
+from explorer.ui.selection_view import SelectionView
 
 LAYOUT_CHOICES = (None, "HW", "CHW", "HWC", "NCHW", "NHWC")
 COLORMAPS = ("gray", "viridis", "magma", "coolwarm")
-IMAGE_KINDS = ("tensor", "parameter", "ndarray")
 MAX_LABELLED_TILES = 64  # beyond this the tile numbers would cover the images
 _REFETCH_GROWTH = 1.25  # ask for sharper pixels once the canvas is this much larger
 
 
-class ImageView(ImageStatusMixin, QWidget):
-    """Draws the selected variable as an image (automatic CHW -> HWC, batch grids).
-
-    Parameters
-    ----------
-    source : object
-        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.Image`.
-    state : AppState
-        Holds the selected variable (the view draws whatever is selected).
-    parent : QWidget, optional
-    """
+class ImageView(ImageStatusMixin, SelectionView):
+    """Draws the selected variable as an image (:class:`explorer.protocol.Image`: automatic CHW -> HWC, batch grids)."""
 
     image_shown = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.app_state = state
-        self._fetcher = SelectionFetch(self, source, state, self._fetch)
+        super().__init__(source, state, parent)
         self._payload: dict | None = None
         self._facts: dict = {}  # what an error reply still told (channels per layout)
         self._pixels: np.ndarray | None = None
@@ -71,12 +61,7 @@ class ImageView(ImageStatusMixin, QWidget):
         self._resize_timer.setInterval(250)
         self._resize_timer.timeout.connect(self._on_resize_timer_timeout)
         self.retranslate()
-        state.selection_changed.connect(self._on_state_selection_changed)
-        self._on_state_selection_changed(state.selection)
-
-    @property
-    def _var(self) -> dict | None:
-        return self.app_state.selection or None
+        self.follow_selection()
 
     # -- construction ------------------------------------------------------------
     def _build_figure(self) -> None:
@@ -166,9 +151,8 @@ class ImageView(ImageStatusMixin, QWidget):
             self._status.setText(self._status_text(self._payload))
 
     # -- public API ------------------------------------------------------------------
-    def _on_state_selection_changed(self, selection: dict) -> None:
+    def _on_state_selection_changed(self, var: protocol.Var | None) -> None:
         """Show the selected VAR, fetching its pixels now if visible, else when shown."""
-        var = selection or None
         self._fetcher.restart()  # replies still in flight are now stale
         self._payload = None
         self._facts = {}
@@ -232,15 +216,15 @@ class ImageView(ImageStatusMixin, QWidget):
         QGuiApplication.clipboard().setText(self.hint_edit.text())
 
     # -- requests ----------------------------------------------------------------------
-    def _problem(self, var: dict | None) -> str | None:
+    def _problem(self, var: protocol.Var | None) -> str | None:
         """Why *var* cannot be an image, judged from its VAR fields alone; None if it may be."""
         if var is None:
             return self.tr("Select a tensor or an array to draw it as an image.")
-        name = str(var.get("name", ""))
-        if var.get("kind") not in IMAGE_KINDS:
+        name = var["name"]
+        if not is_array(var["kind"]):
             return self.tr("{name} ({type}) is not a tensor or an array, so there is no image to draw.").format(
-                name=name, type=var.get("type") or var.get("kind"))
-        shape = var.get("shape")
+                name=name, type=var["type"] or var["kind"])
+        shape = var["shape"]
         if isinstance(shape, list) and not 2 <= len(shape) <= 4:
             dims = len(shape)
             return self.tr(
@@ -260,16 +244,15 @@ class ImageView(ImageStatusMixin, QWidget):
         return max(64, int(self._stack.width() * ratio)), max(64, int(self._stack.height() * ratio))
 
     def _fetch(self) -> None:
-        assert self._var is not None
         width, height = self._canvas_size()
         self._requested_size = (width, height)
-        request = protocol.Image(name=self._var["name"], layout=self.layout_combo.currentData(),
+        request = protocol.Image(name=self._name, layout=self.layout_combo.currentData(),
                                  channel=self.channel_combo.currentData(), max_width=width, max_height=height)
         self._fetcher.ask(request, self._on_source_replied)
 
     def _on_source_replied(self, reply: protocol.Reply[protocol.ImageReply]) -> None:
         if not reply.ok or reply.result is None:
-            name = (self._var or {}).get("name", "")
+            name = self._name
             self._show_message(self.tr("{name} cannot be drawn as an image: {reason}").format(
                 name=name, reason=reply.message))
             if reply.error is not None and reply.error.data.get("channels_by_layout"):
@@ -338,14 +321,11 @@ class ImageView(ImageStatusMixin, QWidget):
         the tensor's own units; RGB(A) pixels go to imshow untouched.
         """
         if pixels.shape[2] != 1:
-            return pixels, (0.0, 255.0), None
-        lo, hi = (_float(v, d) for v, d in zip(payload.get("value_range") or (0.0, 255.0), (0.0, 255.0)))
-        values = pixels[:, :, 0].astype(np.float32)
-        if hi > lo:
-            values = values * np.float32((hi - lo) / 255.0) + np.float32(lo)
-        else:
-            hi = lo + 1.0
-        return values, (lo, hi), self.colormap_combo.currentData()
+            return pixels, (0.0, float(PIXEL_MAX)), None
+        lo, hi = value_limits(payload.get("value_range"))
+        # pixel_value(), for every pixel at once
+        values = pixels[:, :, 0].astype(np.float32) * np.float32(pixel_step(lo, hi)) + np.float32(lo)
+        return values, (lo, hi if hi > lo else lo + 1.0), self.colormap_combo.currentData()
 
     def _detach_colorbar(self) -> None:
         """Unhook the old colour bar from the reused image (it would redraw artists cax.clear() removed)."""
@@ -428,12 +408,3 @@ def _wrapping_label(parent: QWidget) -> QLabel:
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
-
-
-def _float(value: Any, default: float) -> float:
-    """A finite float from a reply field (which may be 'nan'/'inf' text), else *default*."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return default
-    return number if np.isfinite(number) else default

@@ -18,9 +18,10 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from explorer import protocol
 from explorer.ui.inspector.inspector_columns import Column, columns
 from explorer.ui.inspector.inspector_nodes import Node, index_names, number, refresh_vars, visible
-from explorer.ui.palette import group_color
+from explorer.ui.palette import HIGHLIGHT_ALPHA, HighlightRole, group_color
 
 Index = QModelIndex | QPersistentModelIndex
 VAR_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -42,18 +43,18 @@ class InspectorModel(QAbstractItemModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._columns: list[Column] = columns()
-        self._root = Node({"children": []}, None)
-        self._changes: dict[str, dict] = {}
-        self._highlight: dict[str, str] = {}
+        self._root = Node.root([])
+        self._changes: dict[str, protocol.Change] = {}
+        self._highlight: dict[str, HighlightRole] = {}
         self._by_name: dict[str, Node] = {}
         self._filter = ""
         self._limit = FETCH_ROWS  # top-level rows the view has been given
         self._seq = 0
-        self._pending: dict[str, dict] = {}  # the rest of a large delta, applied a slice per turn
+        self._pending: dict[str, protocol.Var] = {}  # the rest of a large delta, applied a slice per turn
         self._pending_markers: set[str] = set()
 
     # -- data in -----------------------------------------------------------------------
-    def apply_snapshot(self, snapshot: dict[str, Any]) -> set[str]:
+    def apply_snapshot(self, snapshot: protocol.SnapshotReply) -> set[str]:
         """Show a full snapshot or apply a delta; returns the names whose VAR changed.
 
         A delta costs what it changed: VARs are swapped in place and the view is told
@@ -62,18 +63,18 @@ class InspectorModel(QAbstractItemModel):
         came or went, restructure rows.
         """
         self._finish_pending()
-        if snapshot.get("full", True):
-            self.set_variables(snapshot.get("variables") or [], snapshot.get("changes") or {})
-            self._seq = int(snapshot.get("seq") or 0)
-            return {var.get("name", "") for var in self.variables()}
-        if int(snapshot.get("seq") or 0) != self._seq + 1:
+        if snapshot["full"]:
+            self.set_variables(snapshot["variables"], snapshot["changes"])
+            self._seq = snapshot["seq"]
+            return {var["name"] for var in self.variables()}
+        if snapshot["seq"] != self._seq + 1:
             self.out_of_step.emit()
             return set()
         self._seq += 1
-        old_changes, self._changes = self._changes, snapshot.get("changes") or {}
-        fresh = snapshot.get("variables") or []
+        old_changes, self._changes = self._changes, snapshot["changes"]
+        fresh = snapshot["variables"]
         changed = {var["name"] for var in fresh}
-        if snapshot.get("order") is not None or snapshot.get("removed"):
+        if snapshot["order"] is not None or snapshot["removed"]:
             self._rebuild(snapshot)
             return changed
         markers = set(old_changes) | set(self._changes)
@@ -87,7 +88,7 @@ class InspectorModel(QAbstractItemModel):
             self._swap_all(fresh, markers)
         return changed
 
-    def _swap_all(self, fresh: list[dict], markers: set[str]) -> None:
+    def _swap_all(self, fresh: list[protocol.Var], markers: set[str]) -> None:
         touched = [node for node in (self._swap(var) for var in fresh) if node is not None]
         touched += [node for node in (self._by_name.get(name) for name in markers) if node is not None]
         self._repaint(touched)
@@ -107,21 +108,21 @@ class InspectorModel(QAbstractItemModel):
             rest, self._pending = list(self._pending.values()), {}
             self._swap_all(rest, self._pending_markers)
 
-    def set_variables(self, variables: list[dict], changes: dict[str, dict] | None = None) -> None:
+    def set_variables(self, variables: list[protocol.Var], changes: dict[str, protocol.Change] | None = None) -> None:
         """Replace everything (a full snapshot)."""
         self.beginResetModel()
-        self._root = Node({"children": variables}, None)
+        self._root = Node.root(variables)
         self._changes = changes or {}
         self._highlight = {}
         self._reindex()
         self._limit = FETCH_ROWS
         self.endResetModel()
 
-    def _rebuild(self, snapshot: dict[str, Any]) -> None:
+    def _rebuild(self, snapshot: protocol.SnapshotReply) -> None:
         """Names came or went: the top level in the kernel's order, unchanged rows reused."""
-        fresh = {var["name"]: var for var in snapshot.get("variables") or []}
-        removed = set(snapshot.get("removed") or ())
-        order = snapshot.get("order") or [n.name for n in self._root.children if n.name not in removed]
+        fresh = {var["name"]: var for var in snapshot["variables"]}
+        removed = set(snapshot["removed"])
+        order = snapshot["order"] or [n.name for n in self._root.children if n.name not in removed]
         old = {node.name: node for node in self._root.children}
         self.beginResetModel()
         kids = []
@@ -133,20 +134,20 @@ class InspectorModel(QAbstractItemModel):
         self._limit = FETCH_ROWS
         self.endResetModel()
 
-    def _swap(self, var: dict) -> Node | None:
+    def _swap(self, var: protocol.Var) -> Node | None:
         """A changed top-level VAR takes its row's place; returns the node (None if unknown)."""
         node = self._by_name.get(var["name"])
         if node is None or node.parent is not self._root:
             return None
-        new_children = var.get("children") or []
-        if [c.get("name") for c in new_children] == [c.name for c in node.children]:
+        new_children = var["children"] or []
+        if [c["name"] for c in new_children] == [c.name for c in node.children]:
             node.var, node.texts = var, None
             refresh_vars(node, new_children)  # same rows: new facts in place
             return node
         self._restructure(node, var)
         return node
 
-    def _restructure(self, node: Node, var: dict) -> None:
+    def _restructure(self, node: Node, var: protocol.Var) -> None:
         """A container's children came or went: remove its old child rows, insert the new ones."""
         index = self.createIndex(node.row, 0, node)
         told = visible(node, self._limit)  # rows the view never got need no notice
@@ -244,9 +245,6 @@ class InspectorModel(QAbstractItemModel):
                 shown.append(node)
         return shown
 
-    def filter_text(self) -> str:
-        return self._filter
-
     # -- highlight and language ---------------------------------------------------------------
     def retranslate(self) -> None:
         self._columns = columns()
@@ -254,7 +252,7 @@ class InspectorModel(QAbstractItemModel):
             node.texts = None  # column texts may be words (the change column, a ✓) in the new language
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self._columns) - 1)
 
-    def set_highlight(self, roles: dict[str, str]) -> None:
+    def set_highlight(self, roles: dict[str, HighlightRole]) -> None:
         """Highlight rows by name: ``{"t": "selected" | "overlap" | "same_allocation"}``."""
         if roles == self._highlight:
             return
@@ -263,11 +261,11 @@ class InspectorModel(QAbstractItemModel):
         self._refresh_rows(touched)
 
     # -- lookups --------------------------------------------------------------------------------
-    def variables(self) -> list[dict]:
+    def variables(self) -> list[protocol.Var]:
         """Every VAR, children included, in tree order."""
         return [node.var for node in self._root.walk()]
 
-    def variable(self, name: str) -> dict | None:
+    def variable(self, name: str) -> protocol.Var | None:
         if name in self._pending:
             return self._pending[name]  # the newest VAR, though its row has not been repainted yet
         node = self._by_name.get(name)
@@ -296,7 +294,7 @@ class InspectorModel(QAbstractItemModel):
     def columns(self) -> list[Column]:
         return list(self._columns)
 
-    def change_of(self, name: str) -> dict | None:
+    def change_of(self, name: str) -> protocol.Change | None:
         return self._changes.get(name)
 
     # -- Qt model interface ------------------------------------------------------------------------
@@ -387,7 +385,7 @@ class InspectorModel(QAbstractItemModel):
             return var
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(var, column)
-        if role == Qt.ItemDataRole.DecorationRole and column.key == "memory_group" and var.get("memory_group"):
+        if role == Qt.ItemDataRole.DecorationRole and column.key == "memory_group" and var["memory_group"]:
             return QColor(group_color(var["memory_group"]))
         if role == Qt.ItemDataRole.BackgroundRole:
             return self._background(var)
@@ -395,18 +393,18 @@ class InspectorModel(QAbstractItemModel):
             return self._font(var, column)
         return None
 
-    def _font(self, var: dict, column: Column) -> QFont | None:
+    def _font(self, var: protocol.Var, column: Column) -> QFont | None:
         """Bold names for what the last run touched; bold type for nn.Parameter rows."""
-        changed = column.key == "name" and self._changes.get(var.get("name", ""))
-        parameter = column.key == "type" and var.get("is_parameter")
+        changed = column.key == "name" and self._changes.get(var["name"])
+        parameter = column.key == "type" and var["is_parameter"]
         if not (changed or parameter):
             return None
         font = QFont()
         font.setBold(True)
         return font
 
-    def _change_text(self, var: dict) -> str:
-        change = self._changes.get(var.get("name", ""))
+    def _change_text(self, var: protocol.Var) -> str:
+        change = self._changes.get(var["name"])
         if not change:
             return ""
         status = change.get("status")
@@ -419,31 +417,31 @@ class InspectorModel(QAbstractItemModel):
         #: Change column: the last run changed this variable.
         return self.tr("changed")
 
-    def _background(self, var: dict) -> QBrush | None:
-        role = self._highlight.get(var.get("name", ""))
+    def _background(self, var: protocol.Var) -> QBrush | None:
+        role = self._highlight.get(var["name"])
         if role is None:
             return None
-        color = QColor(group_color(var.get("memory_group") or ""))
-        color.setAlpha({"selected": 110, "overlap": 90, "same_allocation": 40}.get(role, 40))
+        color = QColor(group_color(var["memory_group"] or ""))
+        color.setAlpha(HIGHLIGHT_ALPHA[role])
         return QBrush(color)
 
-    def _tooltip(self, var: dict, column: Column) -> str | None:
+    def _tooltip(self, var: protocol.Var, column: Column) -> str | None:
         parts = []
-        if var.get("note"):
+        if var["note"]:
             parts.append(var["note"])
-        if var.get("copy_hint"):
+        if var["copy_hint"]:
             parts.append(var["copy_hint"])
-        if column.key == "type" and var.get("is_parameter"):
+        if column.key == "type" and var["is_parameter"]:
             parts.append(self.tr("nn.Parameter: a tensor the model learns; optimizers update it after backward()."))
         if column.key == "change":
-            change = self._changes.get(var.get("name", "")) or {}
+            change = self._changes.get(var["name"]) or {}
             if change.get("status") == "changed_through":
                 parts.append(self.tr("The last run never wrote {name} by name: it wrote {alias}, which shares its memory.").format(
-                    name=var.get("name"), alias=change.get("through")))
-        if column.key == "grad" and (var.get("grad") or {}).get("preview"):
+                    name=var["name"], alias=change.get("through")))
+        if column.key == "grad" and var["grad"] and var["grad"]["preview"]:
             parts.append(f"grad = {var['grad']['preview']}")
-        if column.key == "name" and var.get("preview"):
+        if column.key == "name" and var["preview"]:
             parts.append(var["preview"])
-        if column.key == "shape" and var.get("kind") == "other" and var.get("repr"):
+        if column.key == "shape" and var["kind"] == "other" and var["repr"]:
             parts.append(var["repr"])
         return "\n".join(parts) or None

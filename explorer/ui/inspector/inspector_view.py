@@ -25,12 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import protocol
+from explorer.protocol.kinds import is_array
+from explorer.protocol.names import root_name
 from explorer.ui.app_state import AppState
 from explorer.ui.frames_widget import FramesWidget
 from explorer.ui.inspector.inspector_model import VAR_ROLE, InspectorModel
+from explorer.ui.palette import HighlightRole
 from explorer.ui.selection_fetch import SelectionFetch
-
-ARRAY_KINDS = ("tensor", "parameter", "ndarray")
 
 
 class InspectorView(QWidget):
@@ -103,7 +104,7 @@ class InspectorView(QWidget):
         super().changeEvent(event)
 
     # -- snapshots -------------------------------------------------------------------------
-    def apply_snapshot(self, snapshot: dict) -> None:
+    def apply_snapshot(self, snapshot: protocol.SnapshotReply) -> None:
         """Show a snapshot reply; the selection follows its variable by name."""
         changed = self.model.apply_snapshot(snapshot)
         name = self.app_state.selected_name
@@ -114,7 +115,7 @@ class InspectorView(QWidget):
             self.app_state.select(None)
             self.model.set_highlight({})
             self.relation.clear()
-        elif name in changed or _root(name) in changed:
+        elif name in changed or root_name(name) in changed:
             self._select_var(var)  # new facts: the views fetch again
 
     def set_filter_text(self, text: str) -> None:
@@ -180,32 +181,32 @@ class InspectorView(QWidget):
             self.tree.setColumnWidth(section, min(width + pad + indent, metrics.horizontalAdvance("M") * 40))
 
     def _on_tree_expanded(self, index: QModelIndex) -> None:
-        var = index.data(VAR_ROLE)
+        var: protocol.Var | None = index.data(VAR_ROLE)
         if var:
-            self._expanded.add(var.get("name", ""))
+            self._expanded.add(var["name"])
 
     def _on_tree_collapsed(self, index: QModelIndex) -> None:
-        var = index.data(VAR_ROLE)
+        var: protocol.Var | None = index.data(VAR_ROLE)
         if var and not self._quiet:
-            self._expanded.discard(var.get("name", ""))
+            self._expanded.discard(var["name"])
 
     # -- selection -----------------------------------------------------------------------------
     def _on_tree_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         if self._quiet:
             return
         indexes = selected.indexes()
-        var = indexes[0].data(VAR_ROLE) if indexes else None
+        var: protocol.Var | None = indexes[0].data(VAR_ROLE) if indexes else None
         if not var:
             return  # a row hidden by the filter stays the selection; the details keep showing it
-        if var.get("name") != self.app_state.selected_name or var is not self.app_state.selection:
+        if var["name"] != self.app_state.selected_name or var is not self.app_state.selection:
             self._select_var(var)
 
-    def _select_var(self, var: dict) -> None:
+    def _select_var(self, var: protocol.Var) -> None:
         self.app_state.select(var)
         self._fetcher.restart()
-        name = str(var.get("name", ""))
+        name = var["name"]
         self.model.set_highlight({name: "selected"})
-        if var.get("kind") not in ARRAY_KINDS:
+        if not is_array(var["kind"]):
             self.relation.clear()
             return
         self.relation.setText(self.tr("Checking which elements {name} shares…").format(name=name))
@@ -217,13 +218,13 @@ class InspectorView(QWidget):
         if result is None:
             self.relation.setText(self.tr("Could not check the shared memory: {why}").format(why=reply.message))
             return
-        roles: dict[str, str] = {rel["other"]: rel["role"] for rel in result["relations"]}
+        roles: dict[str, HighlightRole] = {rel["other"]: rel["role"] for rel in result["relations"]}
         roles[name] = "selected"
         self.model.set_highlight(roles)
         stored = self.model.variable(name)
         if stored is not None:
             stored["overlaps"] = list(result["overlaps"])
-        hint = (stored or {}).get("copy_hint")
+        hint = stored["copy_hint"] if stored is not None else None
         text = result["sentence"]
         self.relation.setText(f"{text} · {hint}" if hint and not result["relations"] else text)
 
@@ -255,11 +256,3 @@ class InspectorView(QWidget):
         for section, column in enumerate(self.model.columns()):
             hidden = (column.key in saved) if isinstance(saved, list) else not column.visible
             self.tree.setColumnHidden(section, hidden)
-
-
-def _root(name: str) -> str:
-    """The top-level variable of a child's name: ``sd`` for ``sd['w']``, ``model`` for ``model.fc.weight``."""
-    for i, ch in enumerate(name):
-        if ch in ".[":
-            return name[:i]
-    return name

@@ -22,7 +22,6 @@ MAX_CACHED_BLOCKS = 48
 # QHeaderView keeps per-section bookkeeping, so a 100M-row header is not free: list this many at most.
 MAX_TABLE_ROWS = 1_000_000
 MAX_TABLE_COLS = 10_000
-VALUE_KINDS = ("tensor", "parameter", "ndarray")
 NAN_BACKGROUND = QColor("#ff66ff")
 POSINF_COLOR = QColor("#c00000")
 NEGINF_COLOR = QColor("#0040c0")

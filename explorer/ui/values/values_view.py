@@ -24,34 +24,25 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer import protocol
+from explorer.protocol.kinds import is_array
 from explorer.ui.app_state import AppState
-from explorer.ui.selection_fetch import SelectionFetch
+from explorer.ui.selection_view import SelectionView
 from explorer.ui.values.values_table_model import (
     MAX_TABLE_COLS,
     MAX_TABLE_ROWS,
-    VALUE_KINDS,
     ValuesTableModel,
     table_extent,
 )
 
 
-class ValuesView(QWidget):
-    """The values table with pickers for the displayed dims and sliders for the others.
-
-    Parameters
-    ----------
-    source : object
-        Has ``ask(request, on_reply, valid)``; answers :class:`explorer.protocol.Values`.
-    state : AppState
-        Holds the selected variable.
-    parent : QWidget, optional
-    """
+class ValuesView(SelectionView):
+    """The values table (:class:`explorer.protocol.Values`) with pickers for the displayed dims and sliders for the others."""
 
     values_shown = Signal(object)
 
     def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.app_state = state
+        super().__init__(source, state, parent)
         self._shown_name: str | None = None
         self._shape: list[int] = []
         self._index: list[int | None] = []
@@ -59,17 +50,12 @@ class ValuesView(QWidget):
         self._col_dim: int | None = None
         self._has_values = False
         self._spins: dict[int, QSpinBox] = {}
-        self.model = ValuesTableModel(SelectionFetch(self, source, state), self)
+        self.model = ValuesTableModel(self._fetcher, self)  # it asks for the blocks it paints
         self.model.window_loaded.connect(self._on_model_window_loaded)
         self.model.window_failed.connect(self._on_model_window_failed)
         self._build_widgets()
         self.retranslate()
-        state.selection_changed.connect(self._on_state_selection_changed)
-        self._on_state_selection_changed(state.selection)
-
-    @property
-    def _var(self) -> dict | None:
-        return self.app_state.selection or None
+        self.follow_selection()
 
     def _build_widgets(self) -> None:
         self.rows_label, self.cols_label = QLabel(self), QLabel(self)
@@ -127,19 +113,18 @@ class ValuesView(QWidget):
         self.model.prefetch()
 
     # -- public API ---------------------------------------------------------------------
-    def _on_state_selection_changed(self, selection: dict) -> None:
+    def _on_state_selection_changed(self, var: protocol.Var | None) -> None:
         """Show the values of the selected VAR; fetching starts when the table is visible.
 
         Same name and shape (a re-run) keeps the dims and sliders but fetches fresh values.
         """
-        var = selection or None
         old_name, old_shape = self._shown_name, self._shape
-        self._shown_name = var.get("name") if var else None
-        shape = var.get("shape") if isinstance(var, dict) else None
-        table = var if var is not None and isinstance(shape, list) and var.get("kind") in VALUE_KINDS else None
+        self._shown_name = var["name"] if var else None
+        shape = var["shape"] if var else None
+        table = var if var is not None and shape is not None and is_array(var["kind"]) else None
         self._has_values = table is not None
-        self._shape = [int(s) for s in shape] if table is not None and isinstance(shape, list) else []
-        if not (table is not None and table.get("name") == old_name and self._shape == old_shape):
+        self._shape = list(shape) if table is not None and shape is not None else []
+        if not (table is not None and table["name"] == old_name and self._shape == old_shape):
             n = len(self._shape)
             self._row_dim, self._col_dim = (n - 2, n - 1) if n >= 2 else ((0, None) if n == 1 else (None, None))
             self._index = [None if d in (self._row_dim, self._col_dim) else 0 for d in range(n)]
@@ -195,7 +180,7 @@ class ValuesView(QWidget):
         self._apply()
 
     def _apply(self) -> None:
-        name = self._var.get("name") if self._has_values and self._var is not None else None
+        name = self._var["name"] if self._has_values and self._var is not None else None
         self.model.configure(name, self._shape, self._row_dim, self._col_dim, self._index)
         if self.isVisible():
             self.model.prefetch()
@@ -247,9 +232,9 @@ class ValuesView(QWidget):
         """Explain an empty table (nothing selected, not an array, nothing to list)."""
         var = self._var
         text = ""
-        if not isinstance(var, dict):
+        if var is None:
             text = self.tr("Select a tensor or array to see its values.")
-        elif var.get("kind") not in VALUE_KINDS or not isinstance(var.get("shape"), list):
+        elif not is_array(var["kind"]) or var["shape"] is None:
             text = self.tr("This variable is not a tensor or array, so it has no values table.")
         elif 0 in self._shape:
             text = self.tr("This variable has no elements (one of its dimensions has size 0).")

@@ -19,6 +19,8 @@ from explorer import protocol
 from explorer.client.completion import KernelCompletion
 from explorer.client.fix_prover import FixProver
 from explorer.client.run_queue import Run, RunQueue
+from explorer.client.states import KernelStatus, ProblemKind
+from explorer.protocol.cells import has_code
 from explorer.ui.app_state import AppState
 from explorer.ui.banner_widget import BannerWidget
 from explorer.ui.detail_tabs_widget import DetailTabsWidget
@@ -217,7 +219,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
 
     def run_cell_and_advance(self) -> None:
         # A cell of comments only (a lesson's title) would run nothing visible: start at the next cell with code.
-        while not _has_code(self.editor.current_cell()[0]) and self.editor.advance_to_next_cell():
+        while not has_code(self.editor.current_cell()[0]) and self.editor.advance_to_next_cell():
             pass
         self.run_cell()
         self.editor.advance_to_next_cell()
@@ -258,7 +260,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self.session.restart()
 
     # -- session signals ------------------------------------------------------------------
-    def _on_session_status_changed(self, status: str) -> None:
+    def _on_session_status_changed(self, status: KernelStatus) -> None:
         texts = {"starting": self.tr("Kernel starting…"), "idle": self.tr("Kernel idle"),
                  "busy": self.tr("Kernel busy"), "restarting": self.tr("Kernel restarting…"),
                  "dead": self.tr("Kernel stopped")}
@@ -281,17 +283,17 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
                                      "warning", topic="restarted")
         self.sync_script_context()
 
-    def _on_session_namespace_changed(self, snapshot: dict) -> None:
-        self._last_changes = dict(snapshot.get("changes") or {})
+    def _on_session_namespace_changed(self, snapshot: protocol.SnapshotReply) -> None:
+        self._last_changes = dict(snapshot["changes"])
         self.inspector.apply_snapshot(snapshot)
-        self._kernel_torch = snapshot.get("torch_version")
+        self._kernel_torch = snapshot["torch_version"]
         self._show_torch_version(self._kernel_torch)
-        grad = snapshot.get("grad_enabled", True)
+        grad = snapshot["grad_enabled"]
         #: Status bar warning: the kernel runs under torch.no_grad(), so no graph is recorded.
         self.grad_label.setText("" if grad else self.tr("⚠ no_grad: gradients are off"))
         self.grad_label.setToolTip(self.tr("torch.is_grad_enabled() is False in the kernel: operations are not recorded for backward()"))
 
-    def _on_session_problem(self, kind: str, facts: dict) -> None:
+    def _on_session_problem(self, kind: ProblemKind, facts: dict) -> None:
         """The kernel runs another release of the kernel side, or cannot load it: say what to install."""
         if kind == "version":
             text = self.tr("The kernel has tensor-explorer {kernel}, the app {app}: its answers may be wrong. "
@@ -349,7 +351,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
 
     def _on_session_kernel_restarted(self) -> None:
         self.banner.clear("version")  # the new kernel is asked again
-        self.inspector.apply_snapshot({"full": True, "seq": 0, "variables": []})
+        self.inspector.apply_snapshot(protocol.empty_snapshot())
         if not self.stepper.is_replaying():
             self.statusBar().showMessage(self.tr("A fresh kernel is ready; run your code again"), 8000)
 
@@ -402,8 +404,3 @@ def _in_file_lines(card: dict | None, run: Run | None) -> dict | None:
         if isinstance(card.get(key), int):
             out[key] = run.file_line(card[key])
     return out
-
-
-def _has_code(code: str) -> bool:
-    """Whether *code* has a line that is neither blank nor a comment."""
-    return any(line.strip() and not line.strip().startswith("#") for line in code.split("\n"))

@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.protocol.units import shape_text
+
 # The panel never takes more than this many text lines of height; the rest scrolls.
 MAX_LINES = 9
 
@@ -180,7 +182,7 @@ class StepPanel(QFrame):
         if preview["kind"] == "other":
             lines.append(preview["text"])
         else:
-            shape = "[" + ", ".join(str(s) for s in preview.get("shape") or []) + "]"
+            shape = shape_text(preview.get("shape") or [])
             if not preview["full"]:
                 lines.append(f"{shape} {preview.get('dtype') or ''}".strip())
             lines.append(preview["text"] or self.tr("(values not readable)"))

@@ -14,8 +14,8 @@ import tempfile
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from explorer.client.statements import CELL_MARKER
 from explorer.lessons import LESSONS, lesson_path, render_lesson
+from explorer.protocol.cells import is_cell_marker
 from explorer.ui.window.host import WindowHost
 from explorer.ui.window.recent_files import RecentFilesMenu
 
@@ -354,10 +354,10 @@ def _escape(text: str) -> str:
 
 def _cell_of(text: str, line: int) -> int:
     """How many cell markers come before *line* (1-based)."""
-    return sum(1 for row in text.split("\n")[:line] if CELL_MARKER.match(row))
+    return sum(1 for row in text.split("\n")[:line] if is_cell_marker(row))
 
 
 def _cell_start(text: str, cell: int) -> int:
     """The line of the *cell*-th marker (1 when there is none)."""
-    markers = [i + 1 for i, row in enumerate(text.split("\n")) if CELL_MARKER.match(row)]
+    markers = [i + 1 for i, row in enumerate(text.split("\n")) if is_cell_marker(row)]
     return markers[cell - 1] if 0 < cell <= len(markers) else 1

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
+from typing import Any, Final
 
 from PySide6.QtWidgets import QLabel
 
 from explorer.ui.window.recovery import Orphan
 from explorer.ui.window.window_files import WindowFilesMixin, read_script
 
-TOPIC = "recovery"
+TOPIC: Final = "recovery"
 
 
 class WindowRecoveryMixin(WindowFilesMixin):

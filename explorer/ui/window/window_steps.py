@@ -17,6 +17,7 @@ from explorer import protocol
 from explorer.client.run_queue import Run
 from explorer.client.statements import assigned_names
 from explorer.client.step import Stepper, StepResult
+from explorer.protocol.names import is_top_level
 from explorer.ui.window.host import WindowHost
 
 # Runs after which the window selects the variable the code made.
@@ -32,7 +33,7 @@ def made_by(code: str, changes: dict, known: Any) -> str | None:
     written = [name for name in assigned_names(code) if name in changes and known(name)]
     if written:
         return written[-1]
-    return next((name for name in changes if known(name) and "." not in name and "[" not in name), None)
+    return next((name for name in changes if known(name) and is_top_level(name)), None)
 
 
 class WindowStepsMixin(WindowHost):

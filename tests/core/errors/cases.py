@@ -58,6 +58,11 @@ CASES: list[Case] = [
          ("[2, 4, 3]", "[2, 4, 5]", "3 != 4"), _shape("c", (2, 3, 5)), fix_has=("a.mT @ b",)),
     Case("matmul_shape", "import torch\na = torch.randn(4, 3)\nb = torch.randn(5, 6)\nc = a @ b\n", 4,
          ("[4, 3]", "[5, 6]", "3 != 5")),
+    # A batch of matrices times one matrix, and one batch broadcast against another: the batch comes from the right.
+    Case("matmul_shape", "import torch\na = torch.randn(4, 3)\nb = torch.randn(2, 4, 5)\nc = a @ b\n", 4,
+         ("[4, 3]", "[2, 4, 5]"), _shape("c", (2, 3, 5)), fix_has=("a.mT @ b  # [3, 4] @ [2, 4, 5] -> [2, 3, 5]",)),
+    Case("matmul_shape", "import torch\na = torch.randn(2, 1, 4, 3)\nb = torch.randn(5, 6, 3)\nc = a @ b\n", 4,
+         ("[2, 1, 4, 3]", "[5, 6, 3]"), _shape("c", (2, 5, 4, 6)), fix_has=("a @ b.mT",)),
     Case("linear_in_features", "import torch\nlayer = torch.nn.Linear(3, 5)\nx = torch.randn(2, 4)\ny = layer(x)\n", 4,
          ("`layer`", "`x`", "[2, 4]", "in_features=3", "4 != 3"), _shape("y", (2, 5)),
          fix_has=("layer = torch.nn.Linear(4, 5)",), fix_line=2),
@@ -96,6 +101,10 @@ CASES: list[Case] = [
     Case("broadcast", "import torch\nscale = torch.randn(4)\nrows = torch.randn(4, 3)\nc = scale * rows\n", 4,
          ("[4]", "[4, 3]"), _all(_shape("c", (4, 3)), _equal("c", "scale[:, None] * rows")),
          fix_has=("scale.unsqueeze(-1) * rows",)),
+    # The short operand second: the other branch of the check.
+    Case("broadcast", "import torch\nrows = torch.randn(4, 3)\nscale = torch.randn(4)\nc = rows * scale\n", 4,
+         ("[4, 3]", "[4]"), _all(_shape("c", (4, 3)), _equal("c", "rows * scale[:, None]")),
+         fix_has=("rows * scale.unsqueeze(-1)  # [4] -> [4, 1]",)),
     Case("broadcast", "import torch\na = torch.zeros(2, 1)\nb = torch.ones(2, 4)\na += b\n", 4,
          ("[2, 1]", "[2, 4]"), _all(_shape("a", (2, 4)), _equal("a", "b")), fix_has=("a = a + b",)),
     Case("broadcast", "import torch\na = torch.randn(2, 3)\nb = torch.randn(3, 2)\nc = a + b\n", 4,
@@ -259,7 +268,7 @@ CASES += [
     Case("batchnorm_single_sample", "import torch\nbn = torch.nn.BatchNorm1d(3)\nx = torch.randn(1, 3)\ny = bn(x)\n", 4,
          ("`x`", "[1, 3]"), _shape("y", (1, 3)), r"Expected more than 1 value per channel when training", ("bn.eval()",)),
     # -- memory -----------------------------------------------------------------------------------------------
-    Case("out_of_memory", "import torch\nhuge = torch.empty(2**44)\n", 2, ("70.4 TB", "shape"),
+    Case("out_of_memory", "import torch\nhuge = torch.empty(2**44)\n", 2, ("64.0 TiB", "shape"),
          None, r"can't allocate memory: you tried to allocate 70368744177664 bytes"),
     Case("out_of_memory", "import numpy as np\nhuge = np.empty(2**44)\n", 2, ("128. TiB",),
          None, r"Unable to allocate 128\. TiB for an array"),
