@@ -6,6 +6,7 @@ after a delay of its choosing; ``tests/ui/test_editor_kernel.py`` asks a real ke
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -292,6 +293,27 @@ def test_the_jedi_process_answers_a_json_line_per_request_and_ends_with_its_inpu
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert done.returncode == 0  # stdin closed: the process ended by itself
     assert answers == [{"id": 7, "result": [["hello", "function", 2]]}]
+
+
+def test_the_jedi_process_answers_what_came_before_its_input_ended(monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A request and the end of stdin queued together (a loaded machine): the request is still answered."""
+    from explorer.ui.editor import jedi_worker
+
+    class AtOnce:  # the reader thread has read everything before the loop first looks
+        def __init__(self, target: Any, args: tuple[Any, ...], daemon: bool) -> None:
+            self.run = lambda: target(*args)
+
+        def start(self) -> None:
+            self.run()
+
+    monkeypatch.setattr(jedi_worker.threading, "Thread", AtOnce)
+    monkeypatch.setattr(jedi_worker, "_answer", lambda request: ["answered", request["id"]])
+    lines = [json.dumps({"id": n, "kind": "complete"}) + "\n" for n in (1, 2)]
+    monkeypatch.setattr(jedi_worker.sys, "stdin", io.StringIO("".join(lines)))
+    assert jedi_worker.main() == 0
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert answers == [{"id": 1, "result": None}, {"id": 2, "result": ["answered", 2]}]
 
 
 def test_the_jedi_process_never_mixes_up_two_objects_behind_brackets() -> None:

@@ -263,10 +263,10 @@ class Agent:
 
         return {"nodes": watch_gradients(self.user_namespace(), max_nodes=req.max_nodes)}
 
-    def apply_fix(self, req: protocol.ApplyFix, client: ClientState) -> dict:
+    def apply_fix(self, req: protocol.ApplyFix, client: ClientState) -> protocol.PatchedScript:
         from explorer.core.fix_proof import patched_script
 
-        return dict(patched_script(req.code, req.fix, req.fix_mode, req.fix_line))
+        return patched_script(req.code, req.fix, req.fix_mode, req.fix_line)
 
     # -- frames ---------------------------------------------------------------------------
     def select_frame(self, req: protocol.SelectFrame, client: ClientState) -> protocol.FrameReply:

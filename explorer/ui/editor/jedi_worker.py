@@ -94,13 +94,14 @@ def main() -> int:
         pending = [requests.get()]
         while not requests.empty():
             pending.append(requests.get())
-        if None in pending:
+        ended = None in pending  # stdin closed: answer what came before it, then end
+        asked = [r for r in pending if r is not None]
+        for stale in asked[:-1]:
+            _write({"id": stale["id"], "result": None})
+        if asked:
+            _write({"id": asked[-1]["id"], "result": _answer(asked[-1])})
+        if ended:
             return 0
-        for stale in pending[:-1]:
-            _write({"id": stale["id"], "result": None})  # type: ignore[index]
-        newest = pending[-1]
-        assert newest is not None
-        _write({"id": newest["id"], "result": _answer(newest)})
 
 
 def _write(answer: dict[str, Any]) -> None:
