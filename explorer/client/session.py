@@ -82,6 +82,7 @@ class KernelSession(QObject):
         self._mine: set[str] = set()
         self._status = "starting"
         self._iopub_seen = False
+        self._pings: set[str] = set()  # kernel_info requests sent since the (re)start, until IOPub answered one
         self._reconnecting = False
 
     # -- life cycle ---------------------------------------------------------------------
@@ -236,11 +237,15 @@ class KernelSession(QObject):
             self.status_changed.emit(status)
 
     def _connect_when_iopub_flows(self) -> None:
-        """Until IOPub delivers something, a reply on it could be lost: ping, then open the comm."""
+        """Until IOPub delivers the answer to a ping, a reply on it could be lost: ping, then open the comm.
+
+        Only a ping's busy/idle counts: after a restart, a message the old kernel published just
+        before it was killed may still arrive, and says nothing about the new kernel's IOPub.
+        """
         if self.kernel_client is None:
             return
         if not self._iopub_seen:
-            self.kernel_client.kernel_info()  # publishes busy/idle on IOPub
+            self._pings.add(self.kernel_client.kernel_info())  # publishes busy/idle on IOPub
             QTimer.singleShot(IOPUB_PING_MS, self._connect_when_iopub_flows)
             return
         self.client.connect_comm()
@@ -255,7 +260,9 @@ class KernelSession(QObject):
         self.client.on_shell_reply(msg)
 
     def _on_iopub_message_received(self, msg: dict) -> None:
-        self._iopub_seen = True
+        if not self._iopub_seen and msg["parent_header"].get("msg_id") in self._pings:
+            self._iopub_seen = True
+            self._pings.clear()
         self.client.on_iopub(msg)
         kind = msg["msg_type"]
         parent = msg["parent_header"].get("msg_id")
@@ -320,6 +327,7 @@ class KernelSession(QObject):
         self._reconnecting = True
         self._runs.clear()
         self._iopub_seen = False
+        self._pings.clear()
         self.client.forget_kernel()
         self.kernel_restarted.emit()
         self._connect_when_iopub_flows()

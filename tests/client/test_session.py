@@ -103,3 +103,29 @@ def test_language_is_sent_in_every_handshake(qtbot, session) -> None:
         assert blocker.args[0]["language"] == "zh_CN"
     finally:
         session.set_language("en")
+
+
+def test_a_late_message_of_the_old_kernel_does_not_open_the_comm_on_the_new_one(qtbot, session) -> None:
+    """After a restart the comm opens once the *new* kernel's IOPub reaches us.
+
+    A message the old kernel published just before it was killed (the ``idle`` after our last
+    request) can still be queued; taken for the new kernel's, it opened the comm while the new
+    kernel's IOPub was not connected yet, the handshake's reply was lost, and the session never
+    became ready again (every step back of a step-through waited forever on a loaded machine).
+    """
+    sessions: list[str] = []
+    session.kernel_client.iopub_channel.message_received.connect(lambda msg: sessions.append(msg["header"]["session"]))
+    _run(qtbot, session, "x = 5")
+    old = sessions[-1]
+    opened_after: list[list[str]] = []
+    connect = session.client.connect_comm
+    session.client.connect_comm = lambda: (opened_after.append(list(sessions)), connect())
+    with qtbot.waitSignal(session.ready, timeout=TIMEOUT):
+        session.restart()
+        late = {"msg_type": "status", "header": {"msg_type": "status", "session": old, "msg_id": "late"},
+                "parent_header": {"msg_id": "an-old-request", "msg_type": "comm_msg"}, "metadata": {},
+                "content": {"execution_state": "idle"}, "buffers": []}
+        session.kernel_client.iopub_channel.message_received.emit(late)
+    assert len(opened_after) == 1
+    assert any(s != old for s in opened_after[0]), "the comm was opened before the new kernel's IOPub delivered"
+    assert _run(qtbot, session, "alive = 1")["failed"] is False
