@@ -24,6 +24,7 @@ from qtconsole.manager import QtKernelManager
 from traitlets.config import Config
 
 from explorer import protocol
+from explorer.client import budgets
 from explorer.client.client import ExplorerClient
 from explorer.client.launch import configure_manager, kernel_env
 from explorer.client.qt_clients import attached_client, quiet_comm_manager, wait_for
@@ -32,7 +33,7 @@ R = TypeVar("R")
 #: How often the kernel is pinged until IOPub delivers (ZMQ's slow joiner drops early messages).
 IOPUB_PING_MS = 50
 #: Milliseconds an attached kernel gets, when we quit, to read that paused code goes on and our comm closed.
-LEAVE_WAIT_MS = 2000
+LEAVE_WAIT_MS = budgets.milliseconds(2.0)
 
 
 class KernelSession(QObject):

@@ -1,7 +1,8 @@
 """``inspect --existing`` when the kernel cannot be reached or talked to: one sentence that says why, in seconds.
 
-No test here times anything: each would wait out ``--timeout 300`` (beyond the hang guard of
-:func:`tests.cli.helpers.cli`) if the handshake were not bounded on its own.
+No test here times anything: a command that waited out ``--timeout 300`` (the kernel never
+answers a wrong key) would trip the hang guard of :func:`tests.cli.helpers.cli`, or end with
+another sentence, and fail the test either way.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from tests.cli.helpers import cli, cli_env
 from tests.client.tcp_kernel import run_in, tcp_kernel
 
 PORTS = ("shell_port", "iopub_port", "stdin_port", "hb_port", "control_port")
-#: Longer than the hang guard: a command that waited for it fails the test by hanging.
+#: A budget no handshake needs: a command that waited for all of it fails the test.
 PATIENT = ("--timeout", "300")
 
 

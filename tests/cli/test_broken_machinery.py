@@ -1,7 +1,8 @@
 """Scripts that replace what the kernel itself needs: said in seconds and by name, the kernel's log kept off stderr.
 
 Nothing here is timed: a command that waited out ``--timeout 300`` for a kernel that can no
-longer answer would trip the hang guard of :func:`tests.cli.helpers.cli` and fail.
+longer answer would trip the hang guard of :func:`tests.cli.helpers.cli`, or report a timeout,
+and fail the test either way.
 """
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ def test_the_kernel_start_has_its_own_bound_from_the_one_scale(tmp_path: Path) -
 
 
 # Only in the kernel (the CLI's environment lacks the variable): a start slower than the --timeout below.
-SLOW_KERNEL_START = "import os, time\nif os.environ.get('TENSOR_EXPLORER_DIE_WITH'):\n    time.sleep(4)\n"
+SLOW_KERNEL_START = "import os, time\nif os.environ.get('TENSOR_EXPLORER_DIE_WITH'):\n    time.sleep(6)\n"
 
 
 def test_timeout_counts_from_the_kernel_being_up(tmp_path: Path) -> None:
@@ -86,7 +86,7 @@ def test_timeout_counts_from_the_kernel_being_up(tmp_path: Path) -> None:
     env["PYTHONPATH"] = os.pathsep.join((str(site), env["PYTHONPATH"]))
     script = tmp_path / "quick.py"
     script.write_text("x = 1\n")
-    out = cli(tmp_path, "inspect", str(script), "--json", "--timeout", "2", env=env)
+    out = cli(tmp_path, "inspect", str(script), "--json", "--timeout", "5", env=env)
     assert out.returncode == 0, out.stdout + out.stderr
     assert [v["name"] for v in json.loads(out.stdout)["variables"]] == ["x"]
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from explorer import protocol
+from explorer.client import budgets
 from explorer.client.session import KernelSession
 
-TIMEOUT = 60_000
+#: A kernel start (or restart) on this machine, as the app counts it (scaled by TENSOR_EXPLORER_TIME_SCALE).
+TIMEOUT = budgets.milliseconds(budgets.KERNEL_START)
 
 
 @pytest.fixture()
