@@ -24,8 +24,9 @@ HANDSHAKE = 10.0
 STOP_GRACE = 3.0
 #: Seconds to list what a script left after it was interrupted at the end of ``--timeout``.
 LIST_GRACE = 5.0
-#: Seconds after a cell replaced what the kernel's messaging calls within which it must still say it is idle.
-SILENCE = 5.0
+#: Seconds after a cell replaced what the kernel's messaging calls within which it must still say it is idle
+#: (a kernel whose messaging works says so within milliseconds).
+SILENCE = 3.0
 #: Seconds to wait, on leaving an attached kernel, until it has read that our comm is closed.
 CLOSE_WAIT = 1.0
 #: Seconds a kernel's heartbeat may go unanswered before the kernel counts as gone (jupyter_client says 1).
