@@ -68,13 +68,15 @@ def _run_gui(args: list[str]) -> int:
     if options.existing is not None or options.ssh:
         from explorer.client import budgets
         from explorer.client.connection import AttachError, check_listening, resolve
+        from explorer.client.handshake import HandshakeError, check_answers
 
-        try:
+        try:  # a kernel that has ended, or a wrong key, is said before a window opens on it
             options.connection = resolve(options.existing, options.ssh, options.ssh_key)
-            if not options.ssh:  # a kernel that has ended is said before a window opens on it
+            if not options.ssh:
                 check_listening(options.connection, budgets.seconds(budgets.HANDSHAKE))
-        except AttachError as exc:
-            return fail(str(exc), False)
+            check_answers(options.connection)
+        except (AttachError, HandshakeError) as exc:
+            return fail(f"{str(exc).rstrip('.')}.", False)
     from explorer.app import run_app
 
     return run_app(options)

@@ -8,7 +8,6 @@ channel (the kernel interrupts itself), which works over TCP and through SSH tun
 
 from __future__ import annotations
 
-import queue
 import time
 from typing import Any
 
@@ -16,24 +15,11 @@ from jupyter_client import BlockingKernelClient
 
 from explorer.client import budgets, headless
 from explorer.client.channel import CommChannel
-from explorer.client.connection import check_listening, describe
+from explorer.client.connection import check_listening
+from explorer.client.handshake import HandshakeError, control_handshake
 from explorer.client.headless import HeadlessKernel, KernelStartTimeout
 
-
-class HandshakeError(RuntimeError):
-    """The kernel cannot be reached, or does not answer signed requests; the message says why in one sentence."""
-
-
-def _ping_heartbeat(info: dict[str, Any]) -> Any:
-    """A socket that has sent one ping to the kernel's heartbeat (which echoes it, key or no key)."""
-    import zmq
-
-    socket: Any = zmq.Context.instance().socket(zmq.REQ)
-    socket.linger = 0
-    port = info["hb_port"]
-    socket.connect(f"ipc://{info['ip']}-{port}" if info.get("transport") == "ipc" else f"tcp://{info['ip']}:{port}")
-    socket.send(b"ping")
-    return socket
+__all__ = ["AttachedKernel", "HandshakeError", "interrupt_message"]
 
 
 def interrupt_message(client: Any) -> None:
@@ -82,7 +68,7 @@ class AttachedKernel(HeadlessKernel):
             # No stdin channel: nothing here answers input(), and the kernel never reads its stdin socket between
             # input requests, so each connection to it stayed in the kernel's memory (11 KB per attach).
             self.client.start_channels(stdin=False)
-            self._control_handshake(handshake)
+            control_handshake(self.client, info, handshake)
             try:
                 self.client.wait_for_ready(timeout=max(deadline - time.monotonic(), 0.01))
             except RuntimeError as exc:
@@ -93,43 +79,6 @@ class AttachedKernel(HeadlessKernel):
         except BaseException:
             self.shutdown()
             raise
-
-    def _control_handshake(self, seconds: float) -> None:
-        """Wait for the answer to a signed request on the control channel; :class:`HandshakeError` when none comes."""
-        if self._control_answers(seconds):
-            return
-        # Unsigned, so it tells a wrong key from no kernel at all (asked only now: one connection less per attach).
-        heartbeat = _ping_heartbeat(self.info)
-        try:
-            beating = bool(heartbeat.poll(int(budgets.seconds(budgets.HEARTBEAT) * 1000)))
-        finally:
-            heartbeat.close(linger=0)
-        raise HandshakeError(self._silence_sentence(seconds, beating))
-
-    def _control_answers(self, seconds: float) -> bool:
-        request = self.client.session.msg("kernel_info_request", {})
-        self.client.control_channel.send(request)
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            try:
-                reply = self.client.control_channel.get_msg(timeout=min(0.2, max(end - time.monotonic(), 0.01)))
-            except (queue.Empty, ValueError):  # ValueError: a reply signed with another key than ours
-                continue
-            if reply.get("parent_header", {}).get("msg_id") == request["header"]["msg_id"]:
-                return True
-        return False
-
-    def _silence_sentence(self, seconds: float, beating: bool) -> str:
-        """Why the control channel said nothing: a wrong key (the heartbeat answers) or no kernel at all."""
-        name = describe(self.info)
-        if beating:
-            return (f"the kernel of {name} answers its heartbeat but not our signed requests within {seconds:g} s: "
-                    "the key (or signature_scheme) in the connection file is probably not this kernel's, e.g. a "
-                    "file left by an earlier run of it; or the kernel is stuck in a long call that holds "
-                    "Python's interpreter lock")
-        where = "through the SSH tunnels" if self.info.get("ssh") else "on its ports"
-        return (f"no Jupyter kernel answers {where} within {seconds:g} s: the kernel of {name} has probably "
-                "ended (something else may hold its ports)")
 
     def _close_comm(self) -> None:
         """Close our comm, and wait a moment for the kernel to read that (closing the channels drops unsent messages)."""

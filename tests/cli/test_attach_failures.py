@@ -44,6 +44,9 @@ def test_a_wrong_key_is_named_after_a_bounded_handshake(tmp_path: Path) -> None:
         line = _one_sentence(done.stderr)
         assert "answers its heartbeat but not our signed requests" in line and "the key" in line
         assert json.loads(done.stdout)["error"]["type"] == "AttachError"
+        # The window says it too, before it opens.
+        window = cli(tmp_path, "--existing", str(tmp_path / "kernel-copy.json"), env=cli_env(tmp_path))
+        assert window.returncode == 2 and "not our signed requests" in _one_sentence(window.stderr)
         assert kernel["process"].poll() is None
         assert run_in(kernel["file"], "assert 1")["status"] == "ok"  # the kernel never noticed
 
