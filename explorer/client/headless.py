@@ -16,9 +16,11 @@ even when the signal arrived before the object reached it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import queue
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Mapping
@@ -75,6 +77,36 @@ def version_sentence(hello: Mapping[str, object]) -> str | None:
         return None
     return (f"the kernel has tensor-explorer {hello.get('package')}, this command {__version__}: its answers may "
             f"be wrong; run `pip install tensor-explorer=={__version__}` in the kernel's environment and restart it")
+
+
+def _cancel_interrupted_start() -> None:
+    """Cancel what a signal left pending on jupyter_client's event loop (a start stopped midway).
+
+    Left pending, the start went on at the loop's next use (our own shutdown of that kernel):
+    the kernel was launched after it had been stopped.
+    """
+    from jupyter_core.utils import ensure_event_loop
+
+    loop = ensure_event_loop()
+    if loop.is_running():
+        return
+    pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+
+
+def _kill_and_reap(pid: object) -> None:
+    """Make sure our kernel process *pid* has ended (SIGKILL if it still runs), and reap it."""
+    if not isinstance(pid, int):
+        return
+    try:
+        if os.waitpid(pid, os.WNOHANG) == (0, 0):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    except (ChildProcessError, ProcessLookupError):
+        pass  # already reaped by jupyter_client
 
 
 def shutdown_all() -> None:
@@ -284,12 +316,20 @@ class HeadlessKernel:
         self.shutdown()
 
     def shutdown(self) -> None:
-        """Stop the channels and the kernel process (quietly, even if it already died); remove its folder."""
+        """Stop the channels and the kernel process (quietly, even if it already died); remove its folder.
+
+        The folder goes last, once the kernel process is surely gone: a kernel still starting writes
+        its connection file again when it finds none.
+        """
         manager = getattr(self, "manager", None)
+        if manager is not None:
+            _cancel_interrupted_start()
+        pid = getattr(getattr(manager, "provisioner", None), "pid", None)
         steps = [
             lambda: self.client is not None and self.client.stop_channels(),
             lambda: manager is not None and manager.has_kernel and manager.shutdown_kernel(now=True),
             lambda: manager is not None and manager.cleanup_resources(),
+            lambda: _kill_and_reap(pid),
         ]
         for step in steps:  # each step runs even when an earlier one failed
             try:

@@ -261,7 +261,9 @@ class KernelSession(QObject):
         self.client.on_shell_reply(msg)
 
     def _on_iopub_message_received(self, msg: dict) -> None:
-        if not self._iopub_seen and msg["parent_header"].get("msg_id") in self._pings:
+        if not self._iopub_seen:
+            if msg["parent_header"].get("msg_id") not in self._pings:
+                return  # a late message of the kernel before a restart: its runs are over (IOPub keeps its order)
             self._iopub_seen = True
             self._pings.clear()
         self.client.on_iopub(msg)

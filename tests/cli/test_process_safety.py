@@ -91,8 +91,9 @@ def test_timeout_counts_from_the_kernel_being_up(tmp_path: Path) -> None:
     assert [v["name"] for v in json.loads(out.stdout)["variables"]] == ["x"]
 
 
-# After the script ends, a thread waits until the inspector runs in the main thread, then holds the
-# GIL in one C call: the inspection request is never answered.
+# After the script ends, a thread waits until the main thread answers an inspection request (the comm
+# endpoint's handler; not the extension's hooks around the cell), then holds the GIL in one C call: the
+# request is never answered.
 FREEZES_THE_INSPECTOR = """\
 import os, sys, threading
 kept = 1
@@ -102,7 +103,8 @@ main = threading.main_thread().ident
 def inspecting():
     frame = sys._current_frames().get(main)
     while frame is not None:
-        if 'explorer' + os.sep + 'core' in frame.f_code.co_filename:
+        code = frame.f_code
+        if code.co_name == 'answer' and code.co_filename.endswith(os.path.join('agent', 'comm.py')):
             return True
         frame = frame.f_back
     return False

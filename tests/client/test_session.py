@@ -131,3 +131,17 @@ def test_a_late_message_of_the_old_kernel_does_not_open_the_comm_on_the_new_one(
     assert len(opened_after) == 1
     assert any(s != old for s in opened_after[0]), "the comm was opened before the new kernel's IOPub delivered"
     assert _run(qtbot, session, "alive = 1")["failed"] is False
+
+
+def test_a_late_run_of_the_old_kernel_does_not_keep_the_new_one_busy(qtbot, session) -> None:
+    """A crash's own execute_input can arrive after the restart on a loaded machine: taken for a run of the new
+    kernel, it never finished, and the window stayed "busy" (the crash test waited out its budget)."""
+    _run(qtbot, session, "x = 5")
+    with qtbot.waitSignal(session.ready, timeout=TIMEOUT):
+        session.restart()
+        late = {"msg_type": "execute_input", "header": {"msg_type": "execute_input", "session": "old", "msg_id": "in"},
+                "parent_header": {"msg_id": "the-crashing-run", "msg_type": "execute_request"}, "metadata": {},
+                "content": {"code": "import os; os._exit(1)", "execution_count": 2}, "buffers": []}
+        session.kernel_client.iopub_channel.message_received.emit(late)
+    qtbot.waitUntil(lambda: session.status == "idle", timeout=TIMEOUT)
+    assert _run(qtbot, session, "alive = 1")["failed"] is False
