@@ -38,19 +38,17 @@ def inspect_existing(options: argparse.Namespace) -> int:
 
 def _variables(options: argparse.Namespace, budget: Budget) -> list[protocol.Var]:
     """The kernel's variables, through our comm; every failure is one sentence."""
-    from explorer.client.attached import AttachedKernel
+    from explorer.client.attached import AttachedKernel, HandshakeError
     from explorer.client.connection import AttachError, resolve
     from explorer.client.headless import ExtensionError, KernelDiedError, KernelStartTimeout, version_sentence
 
     try:
         info = resolve(options.existing, options.ssh, options.ssh_key)
-    except AttachError as exc:
-        raise UsageError(str(exc)) from None
-    try:
         kernel = AttachedKernel(info, language=getattr(options, "lang", "en"), start_timeout=budget.left())
-    except KernelStartTimeout:
-        raise CommandTimeout(f"the kernel did not answer within {budget.option()} s (it may be busy running code, "
-                             "or the connection file is from a kernel that has ended).") from None
+    except (AttachError, HandshakeError) as exc:
+        raise UsageError(f"{str(exc).rstrip('.')}.") from None
+    except KernelStartTimeout as exc:
+        raise CommandTimeout(f"{str(exc).rstrip('.')}; it was left running.") from None
     except (ExtensionError, KernelDiedError, OSError) as exc:
         raise UsageError(f"{str(exc).rstrip('.')}.") from None
     try:
@@ -60,6 +58,9 @@ def _variables(options: argparse.Namespace, budget: Budget) -> list[protocol.Var
         if note:
             warn(note + ".")
         reply = kernel.ask(protocol.Snapshot(exact_overlaps=True), timeout=budget.left())
+    except KernelDiedError:
+        raise UsageError("the kernel stopped answering its heartbeat while it was being inspected (it ended, or "
+                         "the connection to it broke); nothing was listed.") from None
     finally:
         kernel.shutdown()
     if not reply.ok and reply.error is not None and reply.error.type == "Timeout":

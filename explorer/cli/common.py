@@ -21,7 +21,7 @@ class UsageError(Exception):
 
 
 class CommandTimeout(UsageError):
-    """``--timeout`` ran out outside the script's own run (kernel start, loading, inspection)."""
+    """A bound ran out outside the script's own run (the kernel's start, loading, inspection)."""
 
     kind = "Timeout"
 
@@ -59,7 +59,7 @@ def is_script(path: str) -> bool:
 
 
 class Budget:
-    """The seconds ``--timeout`` gives the whole command, counted from its creation."""
+    """The seconds ``--timeout`` gives the work on the target, counted from its creation (once the kernel is up)."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds

@@ -2,7 +2,8 @@
 
 Exit codes (DESIGN.md): 0 ran/loaded, 1 the script raised, 2 bad arguments or a
 file that cannot be loaded (one sentence on stderr, never a traceback); 130 / 143
-after Ctrl+C / SIGTERM (one line; the kernel and the temp folder are gone).
+after Ctrl+C / SIGTERM (one line; the kernel and the temp folder are gone); 141 when the
+reader of stdout went away (``| head``), without a word.
 
 Two entry points: ``tensor-explorer`` is a console script (the CLI needs stdout, and
 without arguments it opens the window), ``tensor-explorer-gui`` is a GUI script that
@@ -13,6 +14,7 @@ launcher uses it).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -28,8 +30,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tensor-explorer`` console script."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in COMMANDS:
-        return _run_command(args)
+        try:
+            return _run_command(args)
+        except BrokenPipeError:
+            return _reader_left()
     return _run_gui(args)
+
+
+def _reader_left() -> int:
+    """The reader of stdout went away (``| head``): end quietly, as Unix filters do (status 141, SIGPIPE's)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush must not fail again
+    os.close(devnull)
+    return 128 + 13
 
 
 def gui_main(argv: Sequence[str] | None = None) -> int:
@@ -55,12 +68,17 @@ def _run_gui(args: list[str]) -> int:
         return install_desktop()
     options.connection = None
     if options.existing is not None or options.ssh:
-        from explorer.client.connection import AttachError, resolve
+        from explorer.client import budgets
+        from explorer.client.connection import AttachError, check_listening, resolve
+        from explorer.client.handshake import HandshakeError, check_answers
 
-        try:
+        try:  # a kernel that has ended, or a wrong key, is said before a window opens on it
             options.connection = resolve(options.existing, options.ssh, options.ssh_key)
-        except AttachError as exc:
-            return fail(str(exc), False)
+            if not options.ssh:
+                check_listening(options.connection, budgets.seconds(budgets.HANDSHAKE))
+            check_answers(options.connection)
+        except (AttachError, HandshakeError) as exc:
+            return fail(f"{str(exc).rstrip('.')}.", False)
     from explorer.app import run_app
 
     return run_app(options)
@@ -119,9 +137,10 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout", type=_seconds, default=600.0,
-        help="seconds the whole command may take: kernel start, the run and the inspection (default 600); "
-             "a script still running then is interrupted (its kernel is killed if it ignores that for 3 s; "
-             "an interrupted script's variables get 5 s more to be listed)",
+        help="seconds the run and the inspection may take, counted once the kernel is up (default 600; the "
+             "kernel's own start is bounded apart, 60 s times $TENSOR_EXPLORER_TIME_SCALE); a script still "
+             "running then is interrupted (its kernel is killed if it ignores that for 3 s; an interrupted "
+             "script's variables get 5 s more to be listed)",
     )
 
 

@@ -6,6 +6,7 @@ language (gettext, like the kernel's sentences); ``message`` stays English, as o
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from explorer.cli.common import Budget, printable
@@ -63,6 +64,32 @@ def died(target: str) -> dict[str, Any]:
             "explanation": _("{target} ended the Python process (os._exit, a crash or running out of memory).").format(
                 target=target),
             "fix": None}
+
+
+def silenced(names: list[str], script: str | None, ended: bool = False) -> dict[str, Any]:
+    """The card of a script that replaced *names* (``builtins.isinstance``), which the kernel's messaging calls."""
+    what = ", ".join(names) or "something the kernel itself needs"
+    fate = "the kernel process ended" if ended else "the kernel fell silent"
+    message = f"the script replaced {what}, which the kernel itself needs to send and read messages, so {fate}"
+    return {"type": "KernelSilent", "message": message, "line": _assigning_line(script, names),
+            "title": "The script broke the kernel's messaging",
+            "explanation": (f"Jupyter's messaging and the kernel's own event loop call {what} all the time; once "
+                            "the script had replaced it, the kernel could not even say that the script had "
+                            "finished, so nothing it made can be listed."),
+            "fix": ("leave builtins and standard library functions as they are: give your own version a name "
+                    "of its own, or put the original back before the script ends")}
+
+
+def _assigning_line(script: str | None, names: list[str]) -> int | None:
+    """The first line of *script* that assigns one of *names*' attributes (``builtins.isinstance = ...``)."""
+    wanted = {name.rpartition(".")[2] for name in names}
+    try:
+        tree = ast.parse(script or "")
+    except (SyntaxError, ValueError):
+        return None
+    lines = [node.lineno for node in ast.walk(tree)
+             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and node.attr in wanted]
+    return min(lines, default=None)
 
 
 def timed_out(budget: Budget, line: Any = None, killed: bool = False) -> dict[str, Any]:

@@ -1,9 +1,12 @@
 """The work behind ``inspect`` and ``render``: run the target in a fresh kernel, ask the agent.
 
-``--timeout`` is one budget for the whole command: the kernel start, loading or running the
-target and every inspection request. A script still running when it is spent is interrupted
-(and its kernel killed if it ignores that; see :class:`~explorer.client.headless.HeadlessKernel`);
-the variables it left then get a short grace to be listed.
+``--timeout`` is one budget for the work on the target, counted from the moment the kernel is
+up: loading or running it and every inspection request. The kernel's start has its own bound
+(:data:`explorer.client.budgets.KERNEL_START`, scaled for slow machines), so a busy machine's
+slow start never eats the script's time. A script still running when the budget is spent is
+interrupted (and its kernel killed if it ignores that; see
+:class:`~explorer.client.headless.HeadlessKernel`); the variables it left then get a short grace
+to be listed.
 """
 
 from __future__ import annotations
@@ -29,11 +32,13 @@ from explorer.cli.common import (
 )
 from explorer.cli.proof import fix_proof
 from explorer.cli.table import format_table
+from explorer.client import budgets
 from explorer.client.headless import (
     ExtensionError,
     HeadlessKernel,
     KernelDiedError,
     KernelKilledError,
+    KernelSilentError,
     KernelStartTimeout,
 )
 from explorer.core.i18n import _
@@ -41,8 +46,6 @@ from explorer.protocol.kinds import is_array
 
 #: A script larger than this is not a lesson or an experiment; reading it could exhaust memory.
 MAX_SCRIPT_BYTES = 16 * 1024 * 1024
-#: Seconds to list what a script left after it was interrupted at the end of the budget.
-LIST_GRACE = 5.0
 
 
 def _read_script(path: str) -> str:
@@ -81,12 +84,13 @@ def _check_target(target: str) -> str | None:
     return None
 
 
-def _start(budget: Budget, language: str = "en") -> HeadlessKernel:
-    """A fresh kernel speaking *language*, started within the budget (failures are one sentence)."""
+def _start(language: str = "en") -> HeadlessKernel:
+    """A fresh kernel speaking *language*, started within the start budget (failures are one sentence)."""
+    limit = budgets.seconds(budgets.KERNEL_START)
     try:
-        return HeadlessKernel(language=language, start_timeout=budget.left())
+        return HeadlessKernel(language=language, start_timeout=limit)
     except KernelStartTimeout:
-        raise CommandTimeout(f"the kernel did not start within {budget.option()} s.") from None
+        raise CommandTimeout(f"the kernel did not start within {limit:g} s ({budgets.scaled_note()}).") from None
     except (KernelDiedError, ExtensionError, OSError) as exc:
         raise UsageError(f"the kernel could not be started: {exc}.") from None
 
@@ -136,7 +140,7 @@ def _load_into(kernel: HeadlessKernel, options: argparse.Namespace, script: str 
     if outcome["interrupted"]:
         if script is None:
             raise CommandTimeout(f"{show(target)} did not load within {budget.option()} s.")
-        budget.allow(LIST_GRACE)
+        budget.allow(budgets.seconds(budgets.LIST_GRACE))
     if outcome["status"] == "error" and script is None:
         text = next((o.get("evalue", "") for o in outcome["outputs"] if o["type"] == "error"), "")
         raise UsageError(f"{show(target)} could not be loaded: {text}".rstrip(": ") + ".")
@@ -172,6 +176,11 @@ def _inspect_in(kernel: HeadlessKernel, options: argparse.Namespace, script: str
         return _after_run(kernel, code, outcome, budget)
     except KernelKilledError:
         return {"snapshot": empty, "error": report.timed_out(budget, killed=True)}, True
+    except KernelSilentError as exc:
+        if script is None:
+            raise UsageError(f"{show(options.target)} could not be loaded: the loading line left the kernel "
+                             "silent.") from None
+        return {"snapshot": empty, "error": report.silenced(exc.names, script, exc.ended)}, True
     except KernelDiedError:
         if script is None:
             raise UsageError(f"{show(options.target)} could not be loaded: the loader crashed.") from None
@@ -180,10 +189,10 @@ def _inspect_in(kernel: HeadlessKernel, options: argparse.Namespace, script: str
 
 def inspect_target(options: argparse.Namespace) -> int:
     """``tensor-explorer inspect TARGET [--json]``."""
-    budget = Budget(options.timeout)
     try:
         script = _check_target(options.target)
-        with _start(budget, options.lang) as kernel:
+        with _start(options.lang) as kernel:
+            budget = Budget(options.timeout)  # counted once the kernel is up
             ran = time.monotonic()
             result, failed = _inspect_in(kernel, options, script, budget)
             ran = time.monotonic() - ran
@@ -220,24 +229,26 @@ def _render_in(kernel: HeadlessKernel, options: argparse.Namespace, script: str 
     """Run or load the target, then draw the chosen variable; returns (name, reply, whether the script failed)."""
     try:
         code, outcome = _load_into(kernel, options, script, budget)
+        snapshot = _ask(kernel, protocol.Snapshot(code=code), budget).result or {"variables": []}
+        name = _pick_variable(snapshot["variables"], options.var)
+        out = os.path.abspath(options.out)
+        reply = _ask(kernel, protocol.Render(name=name, out=out, layout=options.layout), budget)
     except KernelKilledError:
         raise CommandTimeout(f"the script was still running after {budget.option()} s and ignored the "
                              "interrupt, so its kernel was stopped.") from None
+    except KernelSilentError as exc:
+        raise UsageError(report.silenced(exc.names, script, exc.ended)["message"] + ".") from None
     except KernelDiedError:
         raise UsageError(f"{show(options.target)} ended the kernel process before anything could be drawn.") from None
-    snapshot = _ask(kernel, protocol.Snapshot(code=code), budget).result or {"variables": []}
-    name = _pick_variable(snapshot["variables"], options.var)
-    reply = _ask(kernel, protocol.Render(name=name, out=os.path.abspath(options.out), layout=options.layout), budget)
     return name, reply, outcome["status"] == "error"
 
 
 def render_target(options: argparse.Namespace) -> int:
     """``tensor-explorer render TARGET --var NAME --out FILE.png [--json]``."""
-    budget = Budget(options.timeout)
     try:
         script = _check_target(options.target)
-        with _start(budget, options.lang) as kernel:
-            name, reply, failed = _render_in(kernel, options, script, budget)
+        with _start(options.lang) as kernel:
+            name, reply, failed = _render_in(kernel, options, script, Budget(options.timeout))
     except UsageError as exc:
         return fail(str(exc), options.json, exc.kind)
     if not reply.ok:

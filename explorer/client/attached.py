@@ -13,12 +13,13 @@ from typing import Any
 
 from jupyter_client import BlockingKernelClient
 
-from explorer.client import headless
+from explorer.client import budgets, headless
 from explorer.client.channel import CommChannel
+from explorer.client.connection import check_listening
+from explorer.client.handshake import HandshakeError, control_handshake
 from explorer.client.headless import HeadlessKernel, KernelStartTimeout
 
-#: Seconds to wait, on leaving, for the kernel to read that our comm is closed.
-CLOSE_WAIT = 1.0
+__all__ = ["AttachedKernel", "HandshakeError", "interrupt_message"]
 
 
 def interrupt_message(client: Any) -> None:
@@ -29,36 +30,50 @@ def interrupt_message(client: Any) -> None:
 class AttachedKernel(HeadlessKernel):
     """Attach to the kernel described by *info* (see :func:`explorer.client.connection.resolve`).
 
+    First, within *handshake_timeout* seconds: something listens on its ports, and it answers a
+    signed ``kernel_info_request`` on its control channel (a kernel answers there even while it
+    runs code); a wrong key gets no answer at all, which is told apart from a kernel that has
+    ended by its heartbeat. Then, within *start_timeout*, the shell channel and our comm (a kernel
+    busy running code answers them when the code ends).
+
     Parameters
     ----------
     info : dict
         Its connection facts (ports, key, transport, ip).
     language : str
         Language of the kernel's sentences.
-    start_timeout : float
-        Seconds for the kernel to answer and shake hands (a kernel busy running code answers later).
+    start_timeout : float, optional
+        Seconds for the kernel to answer and shake hands (default :data:`budgets.KERNEL_START`, scaled).
+    handshake_timeout : float, optional
+        Seconds for its control channel to answer (default :data:`budgets.HANDSHAKE`, scaled).
     """
 
-    def __init__(self, info: dict[str, Any], language: str = "en",
-                 start_timeout: float = headless.START_TIMEOUT) -> None:
+    def __init__(self, info: dict[str, Any], language: str = "en", start_timeout: float | None = None,
+                 handshake_timeout: float | None = None) -> None:
         headless._RUNNING.append(self)
         self._runtime = None
-        self._replies = {}
-        self.events = []
-        self._closed = False
+        self._reset_state()
         self.manager = None
         self.info = info
         self.client = None
         try:
-            deadline = time.monotonic() + start_timeout
+            limit = budgets.seconds(budgets.KERNEL_START) if start_timeout is None else start_timeout
+            deadline = time.monotonic() + limit
+            handshake = budgets.seconds(budgets.HANDSHAKE) if handshake_timeout is None else handshake_timeout
+            if not info.get("ssh"):  # a tunnel's forwarder listens whatever is behind it
+                check_listening(info, handshake)
             self.client = BlockingKernelClient()
             self.client.load_connection_info(info)
-            self.client.start_channels()
+            self.client.hb_channel.time_to_dead = budgets.seconds(budgets.HEARTBEAT)  # a busy machine is not a dead kernel
+            # No stdin channel: nothing here answers input(), and the kernel never reads its stdin socket between
+            # input requests, so each connection to it stayed in the kernel's memory (11 KB per attach).
+            self.client.start_channels(stdin=False)
+            control_handshake(self.client, info, handshake)
             try:
                 self.client.wait_for_ready(timeout=max(deadline - time.monotonic(), 0.01))
             except RuntimeError as exc:
-                raise KernelStartTimeout(f"the kernel did not answer within {start_timeout:g} s (it may be busy "
-                                         "running code, or the connection file is from a kernel that has ended)") from exc
+                raise KernelStartTimeout(f"the kernel answered on its control channel but not on its shell "
+                                         f"channel within {limit:g} s (it is busy running code)") from exc
             self.channel = CommChannel(self.client)
             self.hello = self._connect(language, deadline)
         except BaseException:
@@ -71,7 +86,7 @@ class AttachedKernel(HeadlessKernel):
             return
         self.channel.close()
         msg_id = self.client.kernel_info()
-        deadline = time.monotonic() + CLOSE_WAIT
+        deadline = time.monotonic() + budgets.seconds(budgets.CLOSE_WAIT)
         while time.monotonic() < deadline:
             try:
                 reply = self.client.get_shell_msg(timeout=max(deadline - time.monotonic(), 0.01))

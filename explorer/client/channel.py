@@ -40,6 +40,7 @@ class CommChannel:
         self.kernel_client = kernel_client
         self.comm_id = uuid.uuid4().hex
         self._ids = itertools.count(1)
+        self.last_msg_id: str | None = None  # the Jupyter message id of the last request sent (the kernel's busy names it)
 
     def open(self) -> None:
         """Ask the kernel to open the comm (the extension's target answers, or the kernel closes it)."""
@@ -52,7 +53,8 @@ class CommChannel:
     def send(self, request: protocol.Request[Any]) -> int:
         """Send one request; returns its id (the reply carries it)."""
         request_id = next(self._ids)
-        self._send("comm_msg", {"comm_id": self.comm_id, "data": protocol.request_message(request_id, request)})
+        data = protocol.request_message(request_id, request)
+        self.last_msg_id = self._send("comm_msg", {"comm_id": self.comm_id, "data": data})
         return request_id
 
     def encode(self, request: protocol.Request[Any]) -> tuple[int, str]:
@@ -77,7 +79,8 @@ class CommChannel:
             return None
         return Incoming(closed=False, request_id=request_id, reply=reply)
 
-    def _send(self, msg_type: str, content: dict[str, Any]) -> None:
+    def _send(self, msg_type: str, content: dict[str, Any]) -> str:
         client = self.kernel_client
         msg = client.session.msg(msg_type, content)
         client.shell_channel.send(msg)
+        return str(msg["header"]["msg_id"])

@@ -13,10 +13,13 @@ Every failure is an :class:`AttachError` whose text is one sentence for the user
 from __future__ import annotations
 
 import glob
+import hashlib
 import json
 import os
 import shutil
+import socket
 import subprocess
+import time
 from typing import Any
 
 #: The five ports of a kernel, in the order jupyter_client's tunnels take them.
@@ -79,10 +82,61 @@ def load_connection(path: str) -> dict[str, Any]:
     info.setdefault("transport", "tcp")
     info.setdefault("ip", "127.0.0.1")
     info.setdefault("signature_scheme", "hmac-sha256")
+    _check_fields(path, info)
     if info["transport"] == "tcp" and not info.get("key"):
         raise AttachError(f"{path} has no key: over TCP the key is what keeps anyone who can reach the kernel's "
                           "ports from running code in it, so Tensor Explorer does not connect without one.")
     return info
+
+
+def _check_fields(path: str, info: dict[str, Any]) -> None:
+    """Refuse, in one sentence, the values jupyter_client would fail on with a traceback."""
+    if info["transport"] not in ("tcp", "ipc"):
+        raise AttachError(f"{path} names a transport Jupyter does not use ({info['transport']!r}; "
+                          "kernels use 'tcp' or 'ipc').")
+    for field in ("ip", "key", "signature_scheme"):
+        if not isinstance(info.get(field, ""), str):
+            raise AttachError(f"{path} is not a Jupyter connection file (its {field} is not text).")
+    scheme = info["signature_scheme"]
+    digest = scheme[len("hmac-"):] if scheme.startswith("hmac-") else ""
+    if digest not in hashlib.algorithms_guaranteed or not callable(getattr(hashlib, digest, None)):
+        raise AttachError(f"{path} names a signature_scheme Jupyter does not know ({scheme!r}; kernels sign "
+                          "with 'hmac-sha256').")
+
+
+def check_listening(info: dict[str, Any], timeout: float) -> None:
+    """An :class:`AttachError` when nothing listens where *info* says the kernel is (it has ended, mostly).
+
+    A kernel whose connection file is younger than *timeout* may still be starting: it gets until
+    then. Not for tunnelled ports (the SSH forwarder listens whatever is behind it).
+    """
+    where = info.get("connection_file") or "the connection file"
+    patience_until = _mtime(str(where)) + timeout
+    for name in ("control_port", "hb_port", "shell_port"):
+        while True:
+            problem = _not_listening(info, name, timeout)
+            if problem is None:
+                break
+            if time.time() >= patience_until:
+                raise AttachError(problem.replace("{where}", str(where)))
+            time.sleep(0.1)
+
+
+def _not_listening(info: dict[str, Any], name: str, timeout: float) -> str | None:
+    """Why nothing answers on the kernel's *name* port (a sentence with ``{where}``), or None."""
+    role = name.split("_")[0]
+    if info["transport"] == "ipc":
+        address = f"{info['ip']}-{info[name]}"
+        return None if os.path.exists(address) else f"The kernel of {{where}} has ended: its socket {address} does not exist."
+    try:
+        socket.create_connection((info["ip"], info[name]), timeout=timeout).close()
+    except ConnectionRefusedError:
+        return (f"Nothing listens on {info['ip']}:{info[name]}, the kernel's {role} port in {{where}}: the kernel "
+                "has ended, or the file is from another machine (then pass --ssh USER@HOST).")
+    except OSError as exc:
+        why = exc.strerror or f"no answer within {timeout:g} s"
+        return f"{info['ip']}:{info[name]}, the kernel's {role} port in {{where}}, cannot be reached ({why})."
+    return None
 
 
 def parse_server(server: str) -> tuple[str, str | None]:

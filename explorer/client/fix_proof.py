@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from explorer import protocol
+from explorer.client import budgets
 from explorer.client.headless import (
-    STOP_GRACE,
     ExtensionError,
     HeadlessKernel,
     KernelDiedError,
@@ -239,7 +239,7 @@ def _prove_in(kernel: HeadlessKernel, request: ProofRequest) -> dict[str, Any]:
         return not_checked("cannot_apply", detail=reply.message if not reply.ok else None)
     kernel.ask(protocol.SeedRandom(seed=PROOF_SEED), timeout=_wait(request))
     # Within a deadline, the interrupt, its grace and the report must fit after the run.
-    budget = round(min(request.budget, request.left() - STOP_GRACE - REPORT_RESERVE), 1)
+    budget = round(min(request.budget, request.left() - budgets.seconds(budgets.STOP_GRACE) - REPORT_RESERVE), 1)
     if budget < 1:
         return not_checked("no_time")
     try:

@@ -4,16 +4,24 @@ It runs code exactly as the GUI does (same kernel command, same extension, the
 code sent as one cell) and asks the kernel through the same comm protocol, so
 ``tensor-explorer inspect`` reports what the window would show.
 
-Every wait is bounded: the start, each request and each run take a timeout, and a run that
-ignores the interrupt sent at its timeout gets its kernel killed. Every kernel not yet shut down
-is listed in a registry, so a caller ending on a signal can stop them all (:func:`shutdown_all`)
+Every wait is bounded: the start, each request and each run take a timeout (the start's and the
+graces come from :mod:`explorer.client.budgets`), and a run that ignores the interrupt sent at its
+timeout gets its kernel killed. A run that replaced what the kernel's own messaging calls
+(``builtins.isinstance = None``) and leaves the kernel silent ends at once with
+:class:`KernelSilentError`, naming what was replaced. The kernel's own log (its stdout and stderr)
+goes to a file in its private folder, never to the caller's terminal. Every kernel not yet shut
+down is listed in a registry, so a caller ending on a signal can stop them all (:func:`shutdown_all`)
 even when the signal arrived before the object reached it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
 import queue
 import shutil
+import signal
+import subprocess
 import time
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -21,14 +29,13 @@ from typing import Any, TypeVar
 from jupyter_client import KernelManager
 
 from explorer import __version__, protocol
+from explorer.client import budgets
 from explorer.client.channel import LOAD_EXTENSION_CODE, CommChannel
 from explorer.client.launch import configure_manager, kernel_env
 
 R = TypeVar("R")
-#: Seconds an interrupted run gets to stop before its kernel is killed.
-STOP_GRACE = 3.0
-#: Seconds a kernel gets to start and shake hands when the caller gives no bound.
-START_TIMEOUT = 60.0
+#: The kernel's stdout and stderr, in its private folder (removed with it).
+KERNEL_LOG = "kernel.log"
 
 _RUNNING: list[HeadlessKernel] = []
 
@@ -39,6 +46,15 @@ class KernelDiedError(RuntimeError):
 
 class KernelKilledError(KernelDiedError):
     """The run ignored the interrupt sent at its timeout, so the kernel was killed."""
+
+
+class KernelSilentError(KernelDiedError):
+    """The code replaced :attr:`names`, which the kernel's messaging calls, and the kernel fell silent (or :attr:`ended`)."""
+
+    def __init__(self, names: list[str], ended: bool = False) -> None:
+        super().__init__(f"the kernel {'ended' if ended else 'fell silent'} after the code replaced {', '.join(names)}")
+        self.names = names
+        self.ended = ended
 
 
 class KernelStartTimeout(TimeoutError):
@@ -63,6 +79,36 @@ def version_sentence(hello: Mapping[str, object]) -> str | None:
             f"be wrong; run `pip install tensor-explorer=={__version__}` in the kernel's environment and restart it")
 
 
+def _cancel_interrupted_start() -> None:
+    """Cancel what a signal left pending on jupyter_client's event loop (a start stopped midway).
+
+    Left pending, the start went on at the loop's next use (our own shutdown of that kernel):
+    the kernel was launched after it had been stopped.
+    """
+    from jupyter_core.utils import ensure_event_loop
+
+    loop = ensure_event_loop()
+    if loop.is_running():
+        return
+    pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+
+
+def _kill_and_reap(pid: object) -> None:
+    """Make sure our kernel process *pid* has ended (SIGKILL if it still runs), and reap it."""
+    if not isinstance(pid, int):
+        return
+    try:
+        if os.waitpid(pid, os.WNOHANG) == (0, 0):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    except (ChildProcessError, ProcessLookupError):
+        pass  # already reaped by jupyter_client
+
+
 def shutdown_all() -> None:
     """Shut down every headless kernel of this process that is still running."""
     while _RUNNING:
@@ -78,22 +124,25 @@ class HeadlessKernel:
         Working directory of the kernel process.
     language : str
         Language of the kernel's sentences ("en" for the CLI).
-    start_timeout : float
-        Seconds for the kernel to start and answer the handshake; :class:`KernelStartTimeout` after.
+    start_timeout : float, optional
+        Seconds for the kernel to start and answer the handshake (default: :data:`budgets.KERNEL_START`,
+        scaled); :class:`KernelStartTimeout` after.
     """
 
-    def __init__(self, cwd: str | None = None, language: str = "en", start_timeout: float = START_TIMEOUT) -> None:
+    def __init__(self, cwd: str | None = None, language: str = "en", start_timeout: float | None = None) -> None:
         _RUNNING.append(self)  # first: a signal during the start still finds this kernel
         self._runtime: str | None = None
-        self._replies: dict[int, protocol.Reply[Any]] = {}
-        self.events: list[tuple[str, dict[str, Any]]] = []  # the kernel's events, oldest first
-        self._closed = False
+        self._reset_state()
         self.client: Any = None
         try:
             self.manager: KernelManager | None = KernelManager()  # None: a kernel someone else started
             self._runtime = configure_manager(self.manager)
+            if start_timeout is None:
+                start_timeout = budgets.seconds(budgets.KERNEL_START)
             deadline = time.monotonic() + start_timeout
-            self.manager.start_kernel(env=kernel_env(die_with_parent=True), cwd=cwd)
+            with open(os.path.join(self._runtime, KERNEL_LOG), "wb") as log:  # the kernel keeps its own copy
+                self.manager.start_kernel(env=kernel_env(die_with_parent=True), cwd=cwd,
+                                          stdin=subprocess.DEVNULL, stdout=log, stderr=log)
             self.client = self.manager.client()
             self.client.start_channels()
             try:
@@ -107,6 +156,16 @@ class HeadlessKernel:
         except BaseException:
             self.shutdown()
             raise
+
+    def _reset_state(self) -> None:
+        """What a kernel object knows before it has heard anything (also :class:`AttachedKernel`'s start)."""
+        self._replies: dict[int, protocol.Reply[Any]] = {}
+        self.events: list[tuple[str, dict[str, Any]]] = []  # the kernel's events, oldest first
+        self._closed = False
+        self.replaced: list[str] = []  # what the last run replaced of what the kernel's messaging calls
+        self._replaced_at = 0.0
+        self._awaiting: str | None = None  # the message id of the request asked now
+        self._acknowledged = False  # the kernel said it is busy with it: it could read it
 
     @property
     def runtime(self) -> str | None:
@@ -142,17 +201,33 @@ class HeadlessKernel:
         """Send one request and wait for its reply (an error Reply of type "Timeout" after *timeout* s,
         of type "CommClosed" when the kernel closed the comm)."""
         request_id = self.channel.send(request)
-        deadline = time.monotonic() + timeout
+        sent = time.monotonic()
+        deadline = sent + timeout
+        self._awaiting, self._acknowledged = self.channel.last_msg_id, False
         while request_id not in self._replies:
             if self._closed:
                 return protocol.Reply(False, error=protocol.ErrorInfo("CommClosed", "the kernel closed the comm"))
             if time.monotonic() > deadline:
                 return protocol.Reply(False, error=protocol.ErrorInfo(
                     "Timeout", f"no answer to {request.method!r} within {max(timeout, 0):g} s"))
-            if not self.is_alive():
-                raise KernelDiedError("the kernel died while answering a request")
+            self._check_alive("the kernel died while answering a request")
+            if not self._acknowledged and self._silent_since(sent):  # it cannot even read requests any more
+                raise KernelSilentError(self.replaced)
             self._pump(min(0.2, max(deadline - time.monotonic(), 0.01)))
         return protocol.unpacked(self._replies.pop(request_id))
+
+    def _silent_since(self, moment: float) -> bool:
+        """The last run replaced what the kernel's messaging calls, and *moment* is a silence ago."""
+        return bool(self.replaced) and time.monotonic() > moment + budgets.seconds(budgets.SILENCE)
+
+    def _check_alive(self, why: str) -> None:
+        """:class:`KernelDiedError` (:class:`KernelSilentError` when the code replaced what the kernel needs)."""
+        if self.is_alive():
+            return
+        self._drain()  # the notice may still be queued
+        if self.replaced:
+            raise KernelSilentError(self.replaced, ended=True)
+        raise KernelDiedError(why)
 
     def _pump(self, timeout: float) -> dict[str, Any] | None:
         """Read one IOPub message; comm traffic is filed, anything else is returned."""
@@ -160,40 +235,62 @@ class HeadlessKernel:
             msg = self.client.get_iopub_msg(timeout=timeout)
         except queue.Empty:
             return None
+        return self._file(msg)
+
+    def _drain(self) -> None:
+        """File what IOPub already holds (a kernel that just ended may have said why)."""
+        while True:
+            try:
+                self._file(self.client.get_iopub_msg(timeout=0))
+            except queue.Empty:
+                return
+
+    def _file(self, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """Keep a comm reply or event; return any other message (noting that the request asked now was read)."""
         incoming = self.channel.read(msg)
         if incoming is None:
+            content = msg.get("content") or {}
+            if content.get("execution_state") == "busy" and msg["parent_header"].get("msg_id") == self._awaiting:
+                self._acknowledged = True
             return msg
         if incoming.closed:
             self._closed = True
         elif incoming.event is not None:
             self.events.append(incoming.event)
+            if incoming.event[0] == protocol.REPLACED_EVENT:
+                self.replaced = [str(name) for name in incoming.event[1].get("names") or []]
+                self._replaced_at = time.monotonic()
         elif incoming.request_id is not None and incoming.reply is not None:
             self._replies[incoming.request_id] = incoming.reply
         return None
 
     # -- running code ---------------------------------------------------------------------
-    def run(self, code: str, timeout: float | None = None, stop_grace: float = STOP_GRACE) -> dict[str, Any]:
+    def run(self, code: str, timeout: float | None = None, stop_grace: float | None = None) -> dict[str, Any]:
         """Run *code* as one cell; return ``{"status", "outputs" (its errors), "interrupted"}``.
 
         After *timeout* seconds the kernel is interrupted (the code then ends with KeyboardInterrupt);
-        when it is still busy *stop_grace* seconds later, the kernel is killed and
-        :class:`KernelKilledError` raised.
+        when it is still busy *stop_grace* seconds later (default :data:`budgets.STOP_GRACE`, scaled),
+        the kernel is killed and :class:`KernelKilledError` raised. When the code replaced what the
+        kernel's messaging calls and the kernel then stays silent, :class:`KernelSilentError`.
         """
+        grace = budgets.seconds(budgets.STOP_GRACE) if stop_grace is None else stop_grace
         outputs: list[dict] = []
+        self.replaced = []
         # No stdin: input() fails at once instead of waiting for an answer nobody can type.
         msg_id = self.client.execute(code, store_history=True, allow_stdin=False)
         deadline = None if timeout is None else time.monotonic() + timeout
         interrupted = False
         while True:
-            if not self.is_alive():
-                raise KernelDiedError("the kernel died while running the code")
+            self._check_alive("the kernel died while running the code")
+            if self._silent_since(self._replaced_at):  # the cell ended, but the kernel cannot say so
+                raise KernelSilentError(self.replaced)
             # Checked on every message, so a script printing without pause still times out.
             if deadline is not None and time.monotonic() > deadline:
                 if interrupted:
                     self.kill()
-                    raise KernelKilledError(f"the code ignored the interrupt for {stop_grace:g} s")
+                    raise KernelKilledError(f"the code ignored the interrupt for {grace:g} s")
                 self.interrupt()
-                interrupted, deadline = True, time.monotonic() + stop_grace
+                interrupted, deadline = True, time.monotonic() + grace
             msg = self._pump(0.2)
             if msg is None or msg["parent_header"].get("msg_id") != msg_id:
                 continue
@@ -219,12 +316,20 @@ class HeadlessKernel:
         self.shutdown()
 
     def shutdown(self) -> None:
-        """Stop the channels and the kernel process (quietly, even if it already died); remove its folder."""
+        """Stop the channels and the kernel process (quietly, even if it already died); remove its folder.
+
+        The folder goes last, once the kernel process is surely gone: a kernel still starting writes
+        its connection file again when it finds none.
+        """
         manager = getattr(self, "manager", None)
+        if manager is not None:
+            _cancel_interrupted_start()
+        pid = getattr(getattr(manager, "provisioner", None), "pid", None)
         steps = [
             lambda: self.client is not None and self.client.stop_channels(),
             lambda: manager is not None and manager.has_kernel and manager.shutdown_kernel(now=True),
             lambda: manager is not None and manager.cleanup_resources(),
+            lambda: _kill_and_reap(pid),
         ]
         for step in steps:  # each step runs even when an earlier one failed
             try:

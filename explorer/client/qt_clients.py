@@ -12,6 +12,8 @@ from typing import Any
 from jupyter_client.session import Session
 from PySide6.QtCore import QEventLoop, QTimer
 
+from explorer.client import budgets
+
 
 def wait_for(signal: Any, start: Callable[[], None], ms: int) -> None:
     """Run *start*, then process events until *signal* fires or *ms* pass (used only on quitting)."""
@@ -30,6 +32,8 @@ def attached_client(info: dict[str, Any]) -> Any:
     session = Session(key=str(info.get("key", "")).encode(), signature_scheme=info.get("signature_scheme", "hmac-sha256"))
     client = QtKernelClient(session=session)
     client.load_connection_info(info)
+    # jupyter_client calls a kernel gone after one unanswered second: on a busy machine that is only a slow reply.
+    client.hb_channel.time_to_dead = budgets.seconds(budgets.HEARTBEAT)
     return client
 
 

@@ -24,6 +24,7 @@ from qtconsole.manager import QtKernelManager
 from traitlets.config import Config
 
 from explorer import protocol
+from explorer.client import budgets
 from explorer.client.client import ExplorerClient
 from explorer.client.launch import configure_manager, kernel_env
 from explorer.client.qt_clients import attached_client, quiet_comm_manager, wait_for
@@ -33,7 +34,7 @@ R = TypeVar("R")
 #: How often the kernel is pinged until IOPub delivers (ZMQ's slow joiner drops early messages).
 IOPUB_PING_MS = 50
 #: Milliseconds an attached kernel gets, when we quit, to read that paused code goes on and our comm closed.
-LEAVE_WAIT_MS = 2000
+LEAVE_WAIT_MS = budgets.milliseconds(2.0)
 
 
 class KernelSession(QObject):
@@ -83,6 +84,7 @@ class KernelSession(QObject):
         self._mine: set[str] = set()
         self._status: KernelStatus = "starting"
         self._iopub_seen = False
+        self._pings: set[str] = set()  # kernel_info requests sent since the (re)start, until IOPub answered one
         self._reconnecting = False
 
     # -- life cycle ---------------------------------------------------------------------
@@ -237,11 +239,15 @@ class KernelSession(QObject):
             self.status_changed.emit(status)
 
     def _connect_when_iopub_flows(self) -> None:
-        """Until IOPub delivers something, a reply on it could be lost: ping, then open the comm."""
+        """Until IOPub delivers the answer to a ping, a reply on it could be lost: ping, then open the comm.
+
+        Only a ping's busy/idle counts: after a restart, a message the old kernel published just
+        before it was killed may still arrive, and says nothing about the new kernel's IOPub.
+        """
         if self.kernel_client is None:
             return
         if not self._iopub_seen:
-            self.kernel_client.kernel_info()  # publishes busy/idle on IOPub
+            self._pings.add(self.kernel_client.kernel_info())  # publishes busy/idle on IOPub
             QTimer.singleShot(IOPUB_PING_MS, self._connect_when_iopub_flows)
             return
         self.client.connect_comm()
@@ -256,7 +262,11 @@ class KernelSession(QObject):
         self.client.on_shell_reply(msg)
 
     def _on_iopub_message_received(self, msg: dict) -> None:
-        self._iopub_seen = True
+        if not self._iopub_seen:
+            if msg["parent_header"].get("msg_id") not in self._pings:
+                return  # a late message of the kernel before a restart: its runs are over (IOPub keeps its order)
+            self._iopub_seen = True
+            self._pings.clear()
         self.client.on_iopub(msg)
         kind = msg["msg_type"]
         parent = msg["parent_header"].get("msg_id")
@@ -321,6 +331,7 @@ class KernelSession(QObject):
         self._reconnecting = True
         self._runs.clear()
         self._iopub_seen = False
+        self._pings.clear()
         self.client.forget_kernel()
         self.kernel_restarted.emit()
         self._connect_when_iopub_flows()

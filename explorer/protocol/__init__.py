@@ -37,6 +37,7 @@ from explorer.protocol.constants import (  # noqa: F401
     EXTENSION,
     PAUSE_PROMPT,
     PROTOCOL_VERSION,
+    REPLACED_EVENT,
     R,
 )
 from explorer.protocol.envelope import (  # noqa: F401

@@ -10,12 +10,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from explorer.client import budgets
+
 #: The checkout under test: the subprocess imports this copy of ``explorer``, whatever its cwd.
 ROOT = Path(__file__).resolve().parents[2]
 #: Longest TMPDIR the CLI keeps (launch.MAX_SOCKET_PATH less a runtime folder and a socket name).
 SHORT_TMP = 60
-#: Long enough for a kernel start on a loaded machine; a command that takes longer is hung.
-HANG_GUARD_S = 180
+#: Long enough for a kernel start on a loaded machine (scaled by TENSOR_EXPLORER_TIME_SCALE); a command that takes
+#: longer is hung.
+HANG_GUARD_S = budgets.seconds(3 * budgets.KERNEL_START)
 
 
 def private_tmp(tmp_path: Path) -> Path:

@@ -34,7 +34,7 @@ def _names(kernel: AttachedKernel) -> list[str]:
 
 def test_attach_loads_the_extension_inspects_and_leaves_the_kernel_running(kernel_file) -> None:
     info = resolve(kernel_file["file"])
-    with AttachedKernel(info, start_timeout=60) as kernel:
+    with AttachedKernel(info) as kernel:
         assert kernel.hello["package"] == __version__
         snapshot = kernel.ask(protocol.Snapshot(exact_overlaps=True), timeout=60).result
         by_name = {var["name"]: var for var in snapshot["variables"]}
@@ -47,7 +47,7 @@ def test_attach_loads_the_extension_inspects_and_leaves_the_kernel_running(kerne
 
 
 def test_attached_kernel_keeps_working_after_reset(kernel_file) -> None:
-    with AttachedKernel(resolve(kernel_file["file"]), start_timeout=60) as kernel:
+    with AttachedKernel(resolve(kernel_file["file"])) as kernel:
         assert "a" in _names(kernel)
         kernel.run("%reset -f", timeout=60)
         assert _names(kernel) == []

@@ -86,7 +86,7 @@ def test_a_kernel_without_the_gui_packages_loads_the_extension_and_answers(bare_
     status = run_in(bare_kernel["file"], "import numpy as np\nimg = np.zeros((6, 8, 3), dtype=np.uint8)\n"
                                          "try:\n    import PySide6\nexcept ImportError:\n    hidden = True\n")
     assert status["status"] == "ok"
-    with AttachedKernel(resolve(bare_kernel["file"]), start_timeout=60) as kernel:
+    with AttachedKernel(resolve(bare_kernel["file"])) as kernel:
         names = [v["name"] for v in kernel.ask(protocol.Snapshot(), timeout=60).result["variables"]]
         assert names == ["img", "hidden"]  # the kernel really has no PySide6
         image = kernel.ask(protocol.Image(name="img", max_width=16, max_height=16), timeout=60)

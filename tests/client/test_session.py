@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from explorer import protocol
+from explorer.client import budgets
 from explorer.client.session import KernelSession
 
-TIMEOUT = 60_000
+#: A kernel start (or restart) on this machine, as the app counts it (scaled by TENSOR_EXPLORER_TIME_SCALE).
+TIMEOUT = budgets.milliseconds(budgets.KERNEL_START)
 
 
 @pytest.fixture()
@@ -103,3 +105,43 @@ def test_language_is_sent_in_every_handshake(qtbot, session) -> None:
         assert blocker.args[0]["language"] == "zh_CN"
     finally:
         session.set_language("en")
+
+
+def test_a_late_message_of_the_old_kernel_does_not_open_the_comm_on_the_new_one(qtbot, session) -> None:
+    """After a restart the comm opens once the *new* kernel's IOPub reaches us.
+
+    A message the old kernel published just before it was killed (the ``idle`` after our last
+    request) can still be queued; taken for the new kernel's, it opened the comm while the new
+    kernel's IOPub was not connected yet, the handshake's reply was lost, and the session never
+    became ready again (every step back of a step-through waited forever on a loaded machine).
+    """
+    sessions: list[str] = []
+    session.kernel_client.iopub_channel.message_received.connect(lambda msg: sessions.append(msg["header"]["session"]))
+    _run(qtbot, session, "x = 5")
+    old = sessions[-1]
+    opened_after: list[list[str]] = []
+    connect = session.client.connect_comm
+    session.client.connect_comm = lambda: (opened_after.append(list(sessions)), connect())
+    with qtbot.waitSignal(session.ready, timeout=TIMEOUT):
+        session.restart()
+        late = {"msg_type": "status", "header": {"msg_type": "status", "session": old, "msg_id": "late"},
+                "parent_header": {"msg_id": "an-old-request", "msg_type": "comm_msg"}, "metadata": {},
+                "content": {"execution_state": "idle"}, "buffers": []}
+        session.kernel_client.iopub_channel.message_received.emit(late)
+    assert len(opened_after) == 1
+    assert any(s != old for s in opened_after[0]), "the comm was opened before the new kernel's IOPub delivered"
+    assert _run(qtbot, session, "alive = 1")["failed"] is False
+
+
+def test_a_late_run_of_the_old_kernel_does_not_keep_the_new_one_busy(qtbot, session) -> None:
+    """A crash's own execute_input can arrive after the restart on a loaded machine: taken for a run of the new
+    kernel, it never finished, and the window stayed "busy" (the crash test waited out its budget)."""
+    _run(qtbot, session, "x = 5")
+    with qtbot.waitSignal(session.ready, timeout=TIMEOUT):
+        session.restart()
+        late = {"msg_type": "execute_input", "header": {"msg_type": "execute_input", "session": "old", "msg_id": "in"},
+                "parent_header": {"msg_id": "the-crashing-run", "msg_type": "execute_request"}, "metadata": {},
+                "content": {"code": "import os; os._exit(1)", "execution_count": 2}, "buffers": []}
+        session.kernel_client.iopub_channel.message_received.emit(late)
+    qtbot.waitUntil(lambda: session.status == "idle", timeout=TIMEOUT)
+    assert _run(qtbot, session, "alive = 1")["failed"] is False

@@ -1,16 +1,25 @@
-"""Measure how long the GUI thread stops answering: the longest gap between ticks of a 10 ms timer.
+"""Whether the GUI thread ever waits, and how long it stops answering.
 
-Used by the stall tests and by ``scripts/bench.py``'s stall rows. A gap is the
-time between two consecutive ticks; a timer that fires on time gives gaps of
-about its interval, and anything that blocks the GUI thread (a long slot, a
-paint, a blocking call) shows up as one long gap.
+:class:`BlockingCalls` records every call that can make the GUI thread wait for
+something outside it (the kernel, a thread, a process, a socket) while the app's
+own code is on the stack: what the stall tests assert, with no stopwatch.
+:class:`StallProbe` measures the longest gap between ticks of a 10 ms timer, for
+``scripts/bench.py``'s stall rows against their millisecond goal: a timer that
+fires on time gives gaps of about its interval, and anything that blocks the GUI
+thread (a long slot, a paint, a blocking call) shows up as one long gap.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import queue
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer
 
@@ -50,6 +59,86 @@ class StallProbe(QObject):
         self.ticks += 1
 
 
+# -- blocking calls ---------------------------------------------------------------------------------
+_THREAD_START = threading.Thread.start.__code__
+_APP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep + "explorer" + os.sep
+
+
+def _waits(name: str, args: tuple, kwargs: dict) -> bool:
+    """Whether this call may wait (a zero timeout or a non-blocking flag does not)."""
+    if name in ("Popen.communicate", "QEventLoop.exec"):
+        return True
+    if name in ("zmq recv", "zmq recv_multipart"):
+        import zmq
+
+        return not int(kwargs.get("flags", args[0] if args else 0)) & zmq.NOBLOCK
+    if name == "queue.Queue.get":
+        block = kwargs.get("block", args[0] if args else True)
+        timeout = kwargs.get("timeout", args[1] if len(args) > 1 else None)
+        return bool(block) and timeout != 0
+    if name == "time.sleep":
+        return bool(args and args[0] > 0)
+    timeout = kwargs.get("timeout", args[0] if args else None)  # join, wait, poll: the first argument
+    return timeout is None or timeout > 0
+
+
+class BlockingCalls:
+    """While active, records the calls that can make the GUI thread wait, made from the app's own code.
+
+    ``time.sleep``, a thread's ``join``, an event's or a process's ``wait``, a blocking ``queue.get``,
+    ``communicate``, a ZMQ ``recv``/``poll``, and a nested Qt event loop (``QEventLoop.exec``); each
+    only when called on the main thread with a frame of ``explorer/`` on the stack (the test
+    harness's own loop is not the app's).
+    """
+
+    def __init__(self) -> None:
+        import zmq
+        from PySide6.QtCore import QEventLoop
+
+        self.calls: list[str] = []
+        self._patched: list[tuple[Any, str, Any]] = []
+        self._targets = [(time, "sleep", "time.sleep"), (threading.Thread, "join", "Thread.join"),
+                         (threading.Event, "wait", "Event.wait"), (queue.Queue, "get", "queue.Queue.get"),
+                         (subprocess.Popen, "wait", "Popen.wait"), (subprocess.Popen, "communicate", "Popen.communicate"),
+                         (zmq.Socket, "recv", "zmq recv"), (zmq.Socket, "recv_multipart", "zmq recv_multipart"),
+                         (zmq.Socket, "poll", "zmq poll"), (zmq.Poller, "poll", "zmq Poller.poll"),
+                         (QEventLoop, "exec", "QEventLoop.exec")]
+
+    def __enter__(self) -> BlockingCalls:
+        for owner, attr, name in self._targets:
+            original = getattr(owner, attr)
+            self._patched.append((owner, attr, original))
+            setattr(owner, attr, self._wrap(original, name, owner is time))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for owner, attr, original in reversed(self._patched):
+            setattr(owner, attr, original)
+        self._patched = []
+
+    def _wrap(self, original: Callable, name: str, plain: bool) -> Callable:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            rest = args if plain else args[1:]  # past self for methods
+            starting = sys._getframe(1).f_code is _THREAD_START  # a new thread's few microseconds to begin
+            if threading.current_thread() is threading.main_thread() and not starting and _waits(name, rest, kwargs):
+                where = _app_caller()
+                if where:
+                    self.calls.append(f"{name} from {where}")
+            return original(*args, **kwargs)
+
+        return call
+
+
+def _app_caller() -> str | None:
+    """``file:line`` of the innermost frame of the app's code on the stack (None: not called by the app)."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith(_APP):
+            return f"{os.path.relpath(frame.f_code.co_filename, _APP)}:{frame.f_lineno}"
+        frame = frame.f_back
+    return None
+
+
 # -- a real window, driven in-process (the stall tests and scripts/bench.py) --------------------------------------------------------
 class DrivenWindow:
     """The real window and kernel in this process, with helpers to wait without sleeping blindly."""
@@ -67,7 +156,9 @@ class DrivenWindow:
         self.window.show()
         self.finished: list[dict] = []
         self.session.run_finished.connect(self.finished.append)
-        self.wait(lambda: self.session.is_ready and self.session.status == "idle", 120)
+        from explorer.client import budgets
+
+        self.wait(lambda: self.session.is_ready and self.session.status == "idle", budgets.seconds(2 * budgets.KERNEL_START))
         if freeze:
             from explorer.app import _freeze_startup_objects
 

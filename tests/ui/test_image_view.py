@@ -99,14 +99,23 @@ def test_batch_grid_labels_each_tile(qtbot, make_view):
     assert "6 of 6 images" in view._status.text()
 
 
+#: float32 values whose product with 255 is just under k + 0.5 in exact arithmetic but rounds to k + 0.5 in
+#: float32 (then to the even neighbour): the pixel is the lower one, k.
+_HALF_WAY = (0.6098039, 0.53137255, 0.76666665)
+
+
 def test_same_shape_reuses_the_image_artist(qtbot, make_view):
-    a, b = torch.rand(3, 16, 16), torch.rand(3, 16, 16)
+    generator = torch.Generator().manual_seed(20)
+    a, b = torch.rand(3, 16, 16, generator=generator), torch.rand(3, 16, 16, generator=generator)
+    b[:, 0, :3] = torch.tensor(_HALF_WAY)
     view, _ = make_view({"a": a, "b": b})
     _show(qtbot, view, _var("a", a))
     artist = view._image
     _show(qtbot, view, _var("b", b))
     assert view._image is artist
-    expected = np.rint(b.permute(1, 2, 0).numpy() * 255).astype(np.uint8)
+    # The canvas scales in float64, as exact as the values allow (float32 arithmetic would round 155.49999833 up).
+    expected = np.rint(b.permute(1, 2, 0).numpy().astype(np.float64) * 255).astype(np.uint8)
+    assert expected[0, :3, 0].tolist() == [155, 135, 195]
     np.testing.assert_array_equal(np.asarray(artist.get_array()), expected)
 
 

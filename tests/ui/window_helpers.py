@@ -9,8 +9,10 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 
 from explorer.app import create_window
+from explorer.client import budgets
 
-TIMEOUT = 90_000
+#: A kernel start, restart or run in the real window: a hang guard, scaled by TENSOR_EXPLORER_TIME_SCALE.
+TIMEOUT = budgets.milliseconds(1.5 * budgets.KERNEL_START)
 
 
 def open_window(qtbot, keep_recovery: bool = False, **options):

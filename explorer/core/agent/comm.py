@@ -4,16 +4,18 @@ Every request is answered exactly once, with a result or with an error as data
 (``{"type", "message"}``), never with a traceback on the user's console: while
 a handler runs, warnings are silenced, printed output is dropped and the
 interpreter is put back as it was (:class:`~explorer.core.summary.guard.inspecting`).
+The standard library functions used for that are taken when the kernel starts, so a
+user's ``contextlib.redirect_stdout = None`` or ``io.StringIO = None`` cannot stop an answer.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
-import traceback
-import warnings
 from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
+from io import StringIO
+from traceback import format_exception_only
 from typing import Any
+from warnings import catch_warnings, simplefilter
 
 from explorer import protocol
 from explorer.core.agent.handlers import HANDLERS, Agent, ClientState
@@ -35,6 +37,10 @@ class CommEndpoint:
     def notify(self, name: str, data: dict[str, Any]) -> None:
         """Tell the client something it did not ask (code paused, resumed)."""
         self._send(protocol.event_message(name, data), [])
+
+    def notify_replaced(self, names: list[str]) -> None:
+        """The code that just ran replaced *names*, which the kernel's messaging calls (it may fall silent now)."""
+        self.notify(protocol.REPLACED_EVENT, {"names": list(names)})
 
     def reply(self, request_id: int, result: Any) -> None:
         """Answer a request that was handled outside the handler table (the pause loop's Resume)."""
@@ -62,10 +68,10 @@ class CommEndpoint:
     def answer(self, request: protocol.Request[Any]) -> tuple[Any, protocol.ErrorInfo | None]:
         """``(result, None)`` or ``(None, error)`` for one typed request; never raises."""
         handler = HANDLERS[type(request)]
-        sink = io.StringIO()
+        sink = StringIO()
         try:
-            with warnings.catch_warnings(), contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-                warnings.simplefilter("ignore")
+            with catch_warnings(), redirect_stdout(sink), redirect_stderr(sink):
+                simplefilter("ignore")
                 result = handler(self.agent, request, self.client)
             return result, None
         except ValueError as exc:  # the core's one sentence for the user (ResolveError included), in the client's language
@@ -74,7 +80,7 @@ class CommEndpoint:
         except KeyboardInterrupt:
             return None, protocol.ErrorInfo("KeyboardInterrupt", "interrupted")
         except BaseException as exc:  # noqa: BLE001 - the client must get an answer, whatever happened
-            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+            detail = "".join(format_exception_only(type(exc), exc)).strip()
             return None, protocol.ErrorInfo(type(exc).__name__, detail)
 
     def _reply(self, request_id: int, request: protocol.Request[Any] | None = None, result: Any = None,

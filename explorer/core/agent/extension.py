@@ -3,7 +3,9 @@
 Nothing is put in the user's namespace: the agent reads ``user_ns`` through the
 shell at every request, so ``%reset -f``, ``del`` or shadowed names change
 nothing for the inspector. Warnings that the user's code raises are recorded
-(and still shown as usual) so the window can turn them into quiet cards.
+(and still shown as usual) so the window can turn them into quiet cards. A cell
+that replaced what the kernel's own messaging calls is told to every client
+before the kernel may fall silent (:mod:`explorer.core.agent.machinery`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import warnings
 from typing import Any
 
 from explorer import protocol
+from explorer.core.agent import machinery
 from explorer.core.agent.comm import CommEndpoint
 from explorer.core.agent.handlers import Agent
 from explorer.core.agent.pause import PauseHook
@@ -42,6 +45,7 @@ class Extension:
         self._original_showwarning = warnings.showwarning
         self._cell: str | None = None
         self.pause_hook: PauseHook | None = None
+        self._watched: machinery.Watched | None = None  # what the kernel's messaging calls, as the running cell found it
 
     # -- comm -------------------------------------------------------------------------
     def register(self) -> None:
@@ -49,6 +53,7 @@ class Extension:
         manager.register_target(protocol.COMM_TARGET, self._on_comm_opened)
         logging.getLogger("Comm").addFilter(ROUTING_PEEK_FILTER)
         self.shell.events.register("pre_run_cell", self._on_pre_run_cell)
+        self.shell.events.register("post_run_cell", self._on_post_run_cell)
         warnings.showwarning = self._showwarning
         kernel = getattr(self.shell, "kernel", None)
         if kernel is not None and hasattr(kernel, "raw_input"):
@@ -59,10 +64,11 @@ class Extension:
         manager = self.shell.kernel.comm_manager
         manager.unregister_target(protocol.COMM_TARGET, self._on_comm_opened)
         logging.getLogger("Comm").removeFilter(ROUTING_PEEK_FILTER)
-        try:
-            self.shell.events.unregister("pre_run_cell", self._on_pre_run_cell)
-        except ValueError:
-            pass
+        for event, callback in (("pre_run_cell", self._on_pre_run_cell), ("post_run_cell", self._on_post_run_cell)):
+            try:
+                self.shell.events.unregister(event, callback)
+            except ValueError:
+                pass
         if warnings.showwarning == self._showwarning:
             warnings.showwarning = self._original_showwarning
         if self.pause_hook is not None and sys.breakpointhook is self.pause_hook:
@@ -81,9 +87,24 @@ class Extension:
 
     # -- warnings ---------------------------------------------------------------------
     def _on_pre_run_cell(self, info: Any = None) -> None:
+        self._watched = machinery.watch()
         self.agent.warnings = []
         self._cell = getattr(info, "raw_cell", None)
         self.agent.new_run(self._cell)
+
+    def _on_post_run_cell(self, _result: Any = None) -> None:
+        """When the cell replaced what the kernel's messaging calls, tell every client before the kernel may fall silent.
+
+        Nothing here may call a builtin before the guard is on: the cell may have replaced it.
+        """
+        before, self._watched = self._watched, None
+        if before is None or not self.endpoints:
+            return
+        names = machinery.replaced_since(before)
+        if names:
+            with inspecting():
+                notices = [endpoint.notify_replaced for endpoint in list(self.endpoints.values())]
+                machinery.tell_clients(getattr(self.shell, "kernel", None), before, names, notices)
 
     def _showwarning(self, message: Any, category: type, filename: str, lineno: int,
                      file: Any = None, line: str | None = None) -> None:

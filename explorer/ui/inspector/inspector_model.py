@@ -9,6 +9,10 @@ fast at 100,000 variables where a proxy model calling back per row would not.
 The top level is given to the view in batches (``canFetchMore``/``fetchMore``): Qt
 lays out every row it knows of after a reset, a few Python calls per row, so a
 filter keystroke over 100,000 names would cost a second; it costs one batch.
+
+Every step on the GUI thread stays small: thousands of changed rows are swapped
+:data:`CHUNK_ROWS` per event-loop turn, and thousands of new rows (a run that made
+10,000 variables, a full snapshot) are built that many per turn before they are shown.
 """
 
 from __future__ import annotations
@@ -20,12 +24,23 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from explorer import protocol
 from explorer.ui.inspector.inspector_columns import Column, columns
-from explorer.ui.inspector.inspector_nodes import Node, index_names, number, refresh_vars, visible
+from explorer.ui.inspector.inspector_nodes import (
+    Node,
+    RowBuild,
+    all_names,
+    filtered,
+    index_names,
+    number,
+    refresh_vars,
+    root_name,
+    spans,
+    visible,
+)
 from explorer.ui.palette import HIGHLIGHT_ALPHA, HighlightRole, group_color
 
 Index = QModelIndex | QPersistentModelIndex
 VAR_ROLE = Qt.ItemDataRole.UserRole + 1
-# Changed VARs applied per event-loop turn when a delta is large (a 10,000-variable re-run).
+# Rows swapped or built per event-loop turn when a snapshot is large (a 10,000-variable run).
 CHUNK_ROWS = 1500
 # Top-level rows the view gets at a time; scrolling to the end (or selecting a later row) fetches more.
 FETCH_ROWS = 1000
@@ -52,6 +67,7 @@ class InspectorModel(QAbstractItemModel):
         self._seq = 0
         self._pending: dict[str, protocol.Var] = {}  # the rest of a large delta, applied a slice per turn
         self._pending_markers: set[str] = set()
+        self._building: tuple[RowBuild, dict[str, protocol.Change]] | None = None  # new rows being built, and their changes
 
     # -- data in -----------------------------------------------------------------------
     def apply_snapshot(self, snapshot: protocol.SnapshotReply) -> set[str]:
@@ -66,7 +82,7 @@ class InspectorModel(QAbstractItemModel):
         if snapshot["full"]:
             self.set_variables(snapshot["variables"], snapshot["changes"])
             self._seq = snapshot["seq"]
-            return {var["name"] for var in self.variables()}
+            return all_names(snapshot["variables"])  # not from the rows: they may still be being built
         if snapshot["seq"] != self._seq + 1:
             self.out_of_step.emit()
             return set()
@@ -103,36 +119,60 @@ class InspectorModel(QAbstractItemModel):
             QTimer.singleShot(0, self._next_chunk)
 
     def _finish_pending(self) -> None:
-        """Apply what is left of a large delta now (a newer snapshot must find the model complete)."""
+        """Apply what is left of a large delta or build now (a newer snapshot must find the model complete)."""
+        if self._building is not None:
+            self._building[0].step(None)
+            self._install()
         if self._pending:
             rest, self._pending = list(self._pending.values()), {}
             self._swap_all(rest, self._pending_markers)
 
     def set_variables(self, variables: list[protocol.Var], changes: dict[str, protocol.Change] | None = None) -> None:
-        """Replace everything (a full snapshot)."""
-        self.beginResetModel()
-        self._root = Node.root(variables)
-        self._changes = changes or {}
+        """Replace everything (a full snapshot); more than :data:`CHUNK_ROWS` rows are built over several turns."""
+        self._finish_pending()
         self._highlight = {}
-        self._reindex()
-        self._limit = FETCH_ROWS
-        self.endResetModel()
+        self._start_build(RowBuild([v["name"] for v in variables], {v["name"]: v for v in variables}, {}, self._root),
+                          changes or {})
 
     def _rebuild(self, snapshot: protocol.SnapshotReply) -> None:
-        """Names came or went: the top level in the kernel's order, unchanged rows reused."""
+        """Names came or went: the top level in the kernel's order, unchanged rows reused, new ones built."""
         fresh = {var["name"]: var for var in snapshot["variables"]}
         removed = set(snapshot["removed"])
         order = snapshot["order"] or [n.name for n in self._root.children if n.name not in removed]
         old = {node.name: node for node in self._root.children}
+        self._start_build(RowBuild(order, fresh, old, self._root), self._changes)
+
+    def _start_build(self, build: RowBuild, changes: dict[str, protocol.Change]) -> None:
+        """Build the new rows a slice per event-loop turn, then show them (at once when they are few)."""
+        self._building = (build, changes)
+        if build.step(CHUNK_ROWS):
+            self._install()
+        else:
+            QTimer.singleShot(0, self._next_build)
+
+    def _next_build(self) -> None:
+        if self._building is None:
+            return  # finished early by a newer snapshot
+        if self._building[0].step(CHUNK_ROWS):
+            self._install()
+        else:
+            QTimer.singleShot(0, self._next_build)
+
+    def _install(self) -> None:
+        """The built rows replace the top level (one reset; the view is given the first batch)."""
+        assert self._building is not None
+        build, changes = self._building
+        self._building = None
         self.beginResetModel()
-        kids = []
-        for name in order:
-            node = Node(fresh[name], self._root) if name in fresh or name not in old else old[name]
-            kids.append(node)
-        self._root.children = kids
+        self._root.children = build.children()
+        self._changes = changes
         self._reindex()
         self._limit = FETCH_ROWS
         self.endResetModel()
+
+    def _building_holds(self, name: str) -> bool:
+        """Whether *name*'s row is about to change: it is in the top level still being built."""
+        return self._building is not None and root_name(name) in self._building[0].names
 
     def _swap(self, var: protocol.Var) -> Node | None:
         """A changed top-level VAR takes its row's place; returns the node (None if unknown)."""
@@ -163,7 +203,7 @@ class InspectorModel(QAbstractItemModel):
         fresh = Node(var, node.parent)
         if not fresh.children:
             return
-        shown = self._filtered(fresh.children, self._filter, parent_matches=self._matches(node))
+        shown = filtered(fresh.children, self._filter, parent_matches=self._matches(node))
         if shown and told:
             self.beginInsertRows(index, 0, len(shown) - 1)
         node.children = fresh.children
@@ -178,18 +218,8 @@ class InspectorModel(QAbstractItemModel):
 
     def _repaint(self, nodes: list[Node]) -> None:
         """One dataChanged per parent, spanning the touched rows that are shown."""
-        spans: dict[int, tuple[Node | None, int, int]] = {}
-        seen: set[int] = set()
-        for node in nodes:
-            if id(node) in seen or not visible(node, self._limit):
-                continue
-            seen.add(id(node))
-            parent = node.parent
-            key = id(parent)
-            lo, hi = spans.get(key, (parent, node.row, node.row))[1:]
-            spans[key] = (parent, min(lo, node.row), max(hi, node.row))
         last = len(self._columns) - 1
-        for parent, lo, hi in spans.values():
+        for parent, lo, hi in spans(nodes, self._limit):
             parent_index = QModelIndex() if parent is self._root or parent is None else self.createIndex(parent.row, 0, parent)
             self.dataChanged.emit(self.index(lo, 0, parent_index), self.index(hi, last, parent_index))
 
@@ -197,7 +227,7 @@ class InspectorModel(QAbstractItemModel):
         by_name: dict[str, Node] = {}
         index_names(self._root.children, by_name)
         self._by_name = by_name
-        self._root.shown = self._filtered(self._root.children, self._filter, parent_matches=not self._filter)
+        self._root.shown = filtered(self._root.children, self._filter, parent_matches=not self._filter)
         number(self._root.shown)
 
     def _refresh_rows(self, names: set[str]) -> None:
@@ -213,7 +243,7 @@ class InspectorModel(QAbstractItemModel):
             return
         self.beginResetModel()
         self._filter = text
-        self._root.shown = self._filtered(self._root.children, text, parent_matches=not text)
+        self._root.shown = filtered(self._root.children, text, parent_matches=not text)
         number(self._root.shown)
         self._limit = FETCH_ROWS
         self.endResetModel()
@@ -221,29 +251,6 @@ class InspectorModel(QAbstractItemModel):
     def _matches(self, node: Node) -> bool:
         return not self._filter or self._filter in node.key
 
-    def _filtered(self, nodes: list[Node], text: str, parent_matches: bool) -> list[Node]:
-        """The nodes to show: all (down to the leaves) when the parent matched, else those that match or hold a match."""
-        if parent_matches:
-            for node in nodes:
-                if node.children:  # a leaf has nothing to show (one test per row: 100,000 rows)
-                    node.shown = self._filtered(node.children, text, parent_matches=True)
-                    number(node.shown)
-            return nodes
-        candidates = [node for node in nodes if node.children or text in node.key]
-        if not any(node.children for node in candidates):
-            return candidates  # no containers among them (the common case): the matches as they are
-        shown = []
-        for node in candidates:
-            hit = text in node.key
-            if node.children:
-                node.shown = self._filtered(node.children, text, parent_matches=hit)
-                number(node.shown)
-                if node.shown:
-                    shown.append(node)
-                    continue
-            if hit:
-                shown.append(node)
-        return shown
 
     # -- highlight and language ---------------------------------------------------------------
     def retranslate(self) -> None:
@@ -263,16 +270,25 @@ class InspectorModel(QAbstractItemModel):
     # -- lookups --------------------------------------------------------------------------------
     def variables(self) -> list[protocol.Var]:
         """Every VAR, children included, in tree order."""
+        self._finish_pending()
         return [node.var for node in self._root.walk()]
 
     def variable(self, name: str) -> protocol.Var | None:
         if name in self._pending:
             return self._pending[name]  # the newest VAR, though its row has not been repainted yet
+        if self._building is not None:
+            build = self._building[0]
+            if name in build.fresh or root_name(name) not in build.names:
+                return build.fresh.get(name)  # the newest VAR (None: the name is going), its row not built yet
+            if root_name(name) in build.fresh:
+                self._finish_pending()  # a child of a new row: build it now
         node = self._by_name.get(name)
         return node.var if node else None
 
     def index_of(self, name: str) -> QModelIndex:
         """The row of *name*; invalid when unknown or hidden by the filter."""
+        if self._building_holds(name):
+            self._finish_pending()
         node = self._by_name.get(name)
         if node is None or not visible(node, None):
             return QModelIndex()
@@ -285,6 +301,8 @@ class InspectorModel(QAbstractItemModel):
 
     def is_fetched(self, name: str) -> bool:
         """Whether the view already has *name*'s row (False also when it is unknown or filtered out)."""
+        if self._building_holds(name):
+            self._finish_pending()
         node = self._by_name.get(name)
         return node is not None and visible(node, self._limit)
 

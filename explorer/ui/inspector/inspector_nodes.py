@@ -1,7 +1,8 @@
 """The inspector's rows: one node per VAR, its children, and those the name filter shows.
 
 Plain Python (no Qt): :class:`~explorer.ui.inspector.inspector_model.InspectorModel`
-keeps a tree of these and tells the view what changed.
+keeps a tree of these and tells the view what changed. New rows (10,000 names that a
+run made) are built a slice at a time by :class:`RowBuild`, one slice per event-loop turn.
 """
 
 from __future__ import annotations
@@ -71,3 +72,102 @@ def index_names(nodes: list[Node], out: dict[str, Node]) -> None:
         out[node.name] = node
         if node.children:
             index_names(node.children, out)
+
+
+def filtered(nodes: list[Node], text: str, parent_matches: bool) -> list[Node]:
+    """The nodes to show: all (down to the leaves) when the parent matched, else those that match or hold a match."""
+    if parent_matches:
+        for node in nodes:
+            if node.children:  # a leaf has nothing to show (one test per row: 100,000 rows)
+                node.shown = filtered(node.children, text, parent_matches=True)
+                number(node.shown)
+        return nodes
+    candidates = [node for node in nodes if node.children or text in node.key]
+    if not any(node.children for node in candidates):
+        return candidates  # no containers among them (the common case): the matches as they are
+    shown = []
+    for node in candidates:
+        hit = text in node.key
+        if node.children:
+            node.shown = filtered(node.children, text, parent_matches=hit)
+            number(node.shown)
+            if node.shown:
+                shown.append(node)
+                continue
+        if hit:
+            shown.append(node)
+    return shown
+
+
+class RowBuild:
+    """A new top level in the kernel's order: the rows of new or changed names built a slice at a time.
+
+    *fresh* are the VARs that need a row of their own, *old* the rows kept as they are (by name).
+    Until :meth:`step` says it is done, the model goes on showing what it showed.
+    """
+
+    def __init__(self, order: list[str], fresh: dict[str, protocol.Var], old: dict[str, Node], root: Node) -> None:
+        self.order = order
+        self.names = set(order)
+        self.fresh = fresh
+        self._old = old
+        self._root = root
+        self._todo = [name for name in order if name in fresh or name not in old]
+        self._built: dict[str, Node] = {}
+
+    def step(self, rows: int | None) -> bool:
+        """Build about *rows* more rows, children included (None: all that are left); True once all are built.
+
+        A container is built whole, so a slice ends after the row that reaches *rows*.
+        """
+        left = rows
+        while len(self._built) < len(self._todo) and (left is None or left > 0):
+            name = self._todo[len(self._built)]
+            var = self.fresh[name]
+            self._built[name] = Node(var, self._root)
+            if left is not None:
+                left -= 1 + _count(var)
+        return len(self._built) == len(self._todo)
+
+    def children(self) -> list[Node]:
+        """The top level, once :meth:`step` is done."""
+        return [self._built[name] if name in self._built else self._old[name] for name in self.order]
+
+
+def spans(nodes: list[Node], limit: int | None) -> list[tuple[Node | None, int, int]]:
+    """``(parent, first row, last row)`` per parent, spanning those of *nodes* that are shown."""
+    found: dict[int, tuple[Node | None, int, int]] = {}
+    seen: set[int] = set()
+    for node in nodes:
+        if id(node) in seen or not visible(node, limit):
+            continue
+        seen.add(id(node))
+        parent = node.parent
+        lo, hi = found.get(id(parent), (parent, node.row, node.row))[1:]
+        found[id(parent)] = (parent, min(lo, node.row), max(hi, node.row))
+    return list(found.values())
+
+
+def all_names(variables: list[protocol.Var]) -> set[str]:
+    """The names of *variables* and of all their children."""
+    names = set()
+    for var in variables:
+        names.add(var["name"])
+        kids = var["children"]
+        if kids:
+            names |= all_names(kids)
+    return names
+
+
+def root_name(name: str) -> str:
+    """The top-level variable a child row's name starts with (``sd['w']`` -> ``sd``, ``m.fc.weight`` -> ``m``)."""
+    for stop, char in enumerate(name):
+        if char in ".[":
+            return name[:stop]
+    return name
+
+
+def _count(var: protocol.Var) -> int:
+    """How many rows *var*'s children make, all the way down."""
+    kids = var["children"]
+    return sum(1 + _count(child) for child in kids) if kids else 0
