@@ -1,4 +1,4 @@
-"""The CLI contract of DESIGN.md, through the real console script and a real kernel."""
+"""The CLI contract of docs/architecture.md, through the real console script and a real kernel."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``tensor-explorer inspect --existing [FILE] [--ssh USER@HOST]``: list a running kernel's variables, leave it running.
 
-The JSON is the contract's (DESIGN.md): ``{"variables", "error": null, "hints": []}``; nothing
+The JSON is the contract's (docs/architecture.md): ``{"variables", "error": null, "hints": []}``; nothing
 runs in the kernel but the extension's load (when it lacks it) and our requests.
 """
 

@@ -1,6 +1,6 @@
 """``tensor-explorer``: no subcommand opens the window; ``inspect`` and ``render`` are scriptable.
 
-Exit codes (DESIGN.md): 0 ran/loaded, 1 the script raised, 2 bad arguments or a
+Exit codes (docs/architecture.md): 0 ran/loaded, 1 the script raised, 2 bad arguments or a
 file that cannot be loaded (one sentence on stderr, never a traceback); 130 / 143
 after Ctrl+C / SIGTERM (one line; the kernel and the temp folder are gone); 141 when the
 reader of stdout went away (``| head``), without a word.

@@ -1,4 +1,4 @@
-"""What ``inspect`` prints: the contract's error and hints (DESIGN.md), and the cards the CLI writes itself.
+"""What ``inspect`` prints: the contract's error and hints (docs/architecture.md), and the cards the CLI writes itself.
 
 The cards' titles, explanations and fixes and the labels of the text output are in the ``--lang``
 language (gettext, like the kernel's sentences); ``message`` stays English, as on stderr.

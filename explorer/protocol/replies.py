@@ -31,7 +31,7 @@ class Relations(TypedDict):
 
 
 class Var(TypedDict):
-    """One variable (the CLI contract's VAR, DESIGN.md): every key present, null where it does not apply.
+    """One variable (the CLI contract's VAR, docs/architecture.md): every key present, null where it does not apply.
 
     The kernel makes every VAR from one blank record, so tensors, arrays, containers and
     other values all carry these keys (``tests/test_protocol_var.py`` checks each kind).

@@ -39,7 +39,7 @@ def as_numpy(value: Any) -> np.ndarray:
 
 
 def true_allocation(value: Any) -> tuple[int, int]:
-    """Allocation per DESIGN.md, computed independently of explorer.core.memory.groups."""
+    """Allocation per docs/architecture.md, computed independently of explorer.core.memory.groups."""
     if isinstance(value, np.ndarray):
         while isinstance(value.base, np.ndarray):
             value = value.base

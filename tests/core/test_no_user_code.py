@@ -2,7 +2,7 @@
 
 A snapshot (summaries, memory groups, change tracking, copy hints), on the first
 and the second run, and the memory map / overlaps of a chosen variable must
-leave every counter where it was. The one exception DESIGN.md allows is the
+leave every counter where it was. The one exception docs/architecture.md allows is the
 bounded ``repr`` of a value of kind "other"; the classes below count everything
 else (``__repr__`` of containers, tensors and arrays included).
 """

@@ -1,6 +1,6 @@
 """Memory sharing: allocations, memory groups and exact byte overlaps.
 
-Definitions (see DESIGN.md, "Memory sharing"):
+Definitions (see docs/architecture.md, "Memory sharing"):
 
 allocation
     Torch tensor: ``[untyped_storage().data_ptr(), + nbytes)``. NumPy array: the

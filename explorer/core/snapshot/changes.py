@@ -11,7 +11,7 @@ What the fingerprints cover is described in :mod:`explorer.core.snapshot.fingerp
 Every per-run cost is linear in the number of variables: metadata comes from the
 snapshot's VARs, children are found again through memoised paths, and the alias
 search (:mod:`explorer.core.snapshot.aliases`) indexes the written names once per run.
-No user code runs (DESIGN.md, "Inspection never runs user code").
+No user code runs (docs/architecture.md, "Inspection never runs user code").
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ common case) take one step, the elements' bytes straight from memory (a strided
 view is gathered by numpy, without torch dispatch), and keep their metadata in
 that VAR instead of copying it (:func:`fingerprint_of`, :func:`unchanged`);
 anything else reads its metadata from the value through the base classes.
-No user code runs (DESIGN.md, "Inspection never runs user code").
+No user code runs (docs/architecture.md, "Inspection never runs user code").
 """
 
 from __future__ import annotations

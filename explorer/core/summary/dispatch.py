@@ -79,7 +79,7 @@ def _classify_type(cls: type) -> str:
 
 
 def summarize(name: str, value: Any) -> dict[str, Any]:
-    """Summarise one variable as a VAR dict (see DESIGN.md, CLI contract).
+    """Summarise one variable as a VAR dict (see docs/architecture.md, "The command-line contract").
 
     Parameters
     ----------

@@ -1,13 +1,13 @@
 """Bounded one-line text of values: the ``repr`` field and dict-key labels.
 
-Two levels of trust (DESIGN.md, "Inspection never runs user code"):
+Two levels of trust (docs/architecture.md, "Inspection never runs user code"):
 
 * :func:`nested_repr` runs no user code at all. Containers are walked through
   their base classes in their own order (never sorted: sorting compares tensors
   element-wise); tensors, arrays and modules are described by metadata; builtin
   scalars and a short list of library value types print as usual; any other
   object shows as ``TypeName(…)``.
-* :func:`safe_repr` is the one exception DESIGN.md allows: for a top-level value
+* :func:`safe_repr` is the one exception docs/architecture.md allows: for a top-level value
   of kind "other", the object's own ``repr`` is called once, guarded (whatever it
   raises, ``KeyboardInterrupt`` and ``SystemExit`` included, becomes a
   placeholder) and clipped.

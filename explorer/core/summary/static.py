@@ -1,4 +1,4 @@
-"""Reads of user values that never run user code (DESIGN.md, "Inspection never runs user code").
+"""Reads of user values that never run user code (docs/architecture.md, "Inspection never runs user code").
 
 A learner's class may override ``__len__``, ``__getitem__``, ``keys``, properties,
 ``__getattr__``, ``__class__`` or ``__torch_function__``. Everything the inspector
