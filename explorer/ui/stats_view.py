@@ -11,7 +11,6 @@ import itertools
 from typing import Any
 
 import numpy as np
-from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 from explorer import protocol
 from explorer.protocol.kinds import is_array
 from explorer.ui.app_state import AppState
+from explorer.ui.canvas import Canvas
 from explorer.ui.figure_fonts import families, points
 from explorer.ui.selection_view import SelectionView
 
@@ -121,7 +121,7 @@ class StatsView(SelectionView):
     def _build_figure(self) -> None:
         self._figure = Figure(figsize=(4, 3))
         self._figure.set_facecolor(self.palette().window().color().name())  # blend into the theme
-        self._canvas = FigureCanvasQTAgg(self._figure)
+        self._canvas = Canvas(self._figure)
         self._canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self._axes = self._figure.add_subplot(1, 1, 1)
         self._body.addWidget(self._canvas, 1)

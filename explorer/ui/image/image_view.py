@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from matplotlib.image import AxesImage
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
@@ -32,6 +31,7 @@ from explorer import protocol
 from explorer.protocol.kinds import is_array
 from explorer.protocol.pixels import PIXEL_MAX, pixel_step, value_limits
 from explorer.ui.app_state import AppState
+from explorer.ui.canvas import Canvas
 from explorer.ui.figure_fonts import points
 from explorer.ui.image.image_status import ImageStatusMixin
 from explorer.ui.selection_view import SelectionView
@@ -67,7 +67,7 @@ class ImageView(ImageStatusMixin, SelectionView):
     def _build_figure(self) -> None:
         self._figure = Figure(figsize=(4, 3))
         self._figure.set_facecolor(self.palette().window().color().name())  # blend into the theme
-        self._canvas = FigureCanvasQTAgg(self._figure)
+        self._canvas = Canvas(self._figure)
         self._canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         # image_shown is emitted once the picture is really drawn: drawing goes through
         # draw_idle, so the resize that showing the canvas causes and our own request
