@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication
 from explorer.ui.editor.calltip import from_docstring, parse_inspection
 from explorer.ui.editor.code_editor_widget import CodeEditorWidget
 from explorer.ui.editor.completion_context import callee, completion_context, kernel_may_inspect
+from tests.ui.editor_helpers import focused_editor
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 TENSOR = ["abs", "add", "real", "reshape", "reshape_as", "sum", "view"]
@@ -69,16 +70,7 @@ def kernel() -> StandInKernel:
 
 @pytest.fixture
 def editor(qtbot, kernel) -> CodeEditorWidget:
-    widget = CodeEditorWidget()
-    widget.set_completion_source(kernel)
-    qtbot.addWidget(widget)
-    widget.resize(700, 400)
-    widget.show()
-    qtbot.waitExposed(widget)
-    widget.activateWindow()
-    widget.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is widget)
-    return widget
+    return focused_editor(qtbot, completion=kernel)
 
 
 def popup_after_dot(qtbot, editor: CodeEditorWidget, text: str) -> str:

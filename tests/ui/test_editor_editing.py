@@ -8,21 +8,14 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 
 from explorer.ui.editor.code_editor_widget import CodeEditorWidget
+from tests.ui.editor_helpers import focused_editor
 
 CTRL, SHIFT, ALT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier, Qt.KeyboardModifier.AltModifier
 
 
 @pytest.fixture
 def editor(qtbot) -> CodeEditorWidget:
-    widget = CodeEditorWidget()
-    qtbot.addWidget(widget)
-    widget.resize(700, 400)
-    widget.show()
-    qtbot.waitExposed(widget)
-    widget.activateWindow()
-    widget.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is widget)
-    return widget
+    return focused_editor(qtbot)
 
 
 def select_lines(editor: CodeEditorWidget, first: int, last: int) -> None:

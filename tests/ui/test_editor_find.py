@@ -8,6 +8,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow
 
 from explorer.ui.editor.code_editor_widget import CodeEditorWidget
+from tests.ui.editor_helpers import focused_editor
 
 CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
 CODE = "total = 0\nfor value in values:\n    total += value\nprint(Total, total)\n"
@@ -15,16 +16,7 @@ CODE = "total = 0\nfor value in values:\n    total += value\nprint(Total, total)
 
 @pytest.fixture
 def editor(qtbot) -> CodeEditorWidget:
-    widget = CodeEditorWidget()
-    qtbot.addWidget(widget)
-    widget.resize(700, 400)
-    widget.setPlainText(CODE)
-    widget.show()
-    qtbot.waitExposed(widget)
-    widget.activateWindow()
-    widget.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is widget)
-    return widget
+    return focused_editor(qtbot, CODE)
 
 
 def open_find(qtbot, editor: CodeEditorWidget, text: str) -> None:

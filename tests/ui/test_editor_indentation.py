@@ -7,21 +7,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from explorer.ui.editor.code_editor_widget import CodeEditorWidget
+from tests.ui.editor_helpers import focused_editor
 
 RETURN, TAB, BACKTAB, BACKSPACE = Qt.Key.Key_Return, Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Backspace
 
 
 @pytest.fixture
 def editor(qtbot) -> CodeEditorWidget:
-    widget = CodeEditorWidget()
-    qtbot.addWidget(widget)
-    widget.resize(700, 400)
-    widget.show()
-    qtbot.waitExposed(widget)
-    widget.activateWindow()
-    widget.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is widget)
-    return widget
+    return focused_editor(qtbot)
 
 
 def type_lines(qtbot, editor: CodeEditorWidget, text: str) -> None:
