@@ -64,6 +64,9 @@ def create_window(options: argparse.Namespace | None = None) -> tuple[MainWindow
     session = KernelSession(cwd=os.getcwd(), connection=getattr(options, "connection", None))
     session.set_language(lang)  # every handshake carries it: a restarted kernel speaks it too
     state.language_changed.connect(session.set_language)
+    # The kernel process starts first: it imports and loads our extension while the window is
+    # built and painted; the client connects to it on the first turn of the event loop.
+    session.launch()
     window = MainWindow(session, state, icon=app_icon())
     # frames, Continue (F8), input(), attached kernels; kept alive by the window
     window.kernel_extras = install_kernel_extras(window)

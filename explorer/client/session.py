@@ -86,6 +86,7 @@ class KernelSession(QObject):
         self._iopub_seen = False
         self._pings: set[str] = set()  # kernel_info requests sent since the (re)start, until IOPub answered one
         self._reconnecting = False
+        self._launched = False  # the kernel process was started (by launch() or start())
 
     # -- life cycle ---------------------------------------------------------------------
     @property
@@ -105,11 +106,20 @@ class KernelSession(QObject):
     def is_paused(self) -> bool:
         return self.client.is_paused
 
+    def launch(self) -> None:
+        """Start the kernel process only, so it imports while the window is built; :meth:`start` connects to it.
+
+        Nothing is emitted and no client exists yet; an attached kernel (no manager) has nothing to launch.
+        """
+        if self.manager is not None and not self._launched:
+            self._launched = True
+            self.manager.start_kernel(env=kernel_env(), cwd=self._cwd)
+
     def start(self) -> None:
-        """Start the kernel process (or reach the running one) and our client; returns at once."""
+        """Start the kernel process (unless :meth:`launch` did) or reach the running one, and our client; returns at once."""
         self._set_status("starting")
         if self.manager is not None:
-            self.manager.start_kernel(env=kernel_env(), cwd=self._cwd)
+            self.launch()
             self.manager.add_restart_callback(self._on_manager_restarting, "restart")
             self.manager.add_restart_callback(self._on_manager_dead, "dead")
             self.manager.kernel_restarted.connect(self._on_manager_kernel_restarted)

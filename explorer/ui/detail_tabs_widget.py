@@ -3,22 +3,31 @@
 Every view follows the window's selection (:class:`~explorer.ui.app_state.AppState`)
 and fetches only while it is visible (:class:`~explorer.ui.selection_fetch.SelectionFetch`),
 so switching variables costs one request, not five; a tab catches up when it is
-shown. The views (and matplotlib and networkx behind them) are built just after
-the window appears, so they do not delay the first paint. Each view sits in a
+shown. Each view (and matplotlib or networkx behind it) is built the first time
+its tab is shown, and not before the kernel's handshake is done (or a variable is
+selected, or a few seconds have passed): building the Image tab imports matplotlib
+on the GUI thread, which would otherwise make the first paint and the kernel's
+handshake wait behind it. Each view sits in a
 scroll area: a long name or a tall memory map scrolls instead of making the
 window larger than a projector's screen.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QWidget
 
-# Delay before building the views once the tabs exist: enough for the window to paint first.
-BUILD_DELAY_MS = 150
+#: Without a handshake (a kernel that never answers, a stand-in source), the shown tab is built after this long.
+BUILD_FALLBACK_MS = 3000
+_CLASSES = ("image", "values", "stats", "memory", "graph")
+#: Where each tab's view class lives: only the shown tab's module (matplotlib, networkx behind it) is imported.
+_MODULES = (("explorer.ui.image.image_view", "ImageView"), ("explorer.ui.values.values_view", "ValuesView"),
+            ("explorer.ui.stats_view", "StatsView"), ("explorer.ui.memory_map_view", "MemoryMapView"),
+            ("explorer.ui.graph_view", "GraphView"))
 
 
 class DetailTabsWidget(QTabWidget):
@@ -28,37 +37,74 @@ class DetailTabsWidget(QTabWidget):
         super().__init__(parent)
         self._source = source
         self._state = state
-        self._views: list[QWidget] = []
-        for _ in range(5):
+        self._views: dict[int, QWidget] = {}
+        self._started = False  # may the shown tab be built now?
+        for _ in _CLASSES:
             placeholder = QLabel(self)
             placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
             self.addTab(placeholder, "")
         self.retranslate()
-        QTimer.singleShot(BUILD_DELAY_MS, self.ensure_views)
+        self.currentChanged.connect(self._on_current_changed)
+        ready = getattr(source, "ready", None)
+        if ready is not None and hasattr(ready, "connect"):
+            ready.connect(self._on_source_ready)
+        state.selection_changed.connect(self._on_state_selection_changed)
+        self._fallback = QTimer(self)
+        self._fallback.setSingleShot(True)
+        self._fallback.setInterval(BUILD_FALLBACK_MS)
+        self._fallback.timeout.connect(self.start_building)
+        self._fallback.start()
+
+    def start_building(self) -> None:
+        """From now on the shown tab's view is built (at once if the tabs are visible)."""
+        self._fallback.stop()
+        self._started = True
+        self._build_shown()
 
     def ensure_views(self) -> None:
-        """Build the five views (imports matplotlib/networkx) unless done already."""
-        if self._views:
-            return
-        from explorer.ui.graph_view import GraphView
-        from explorer.ui.image.image_view import ImageView
-        from explorer.ui.memory_map_view import MemoryMapView
-        from explorer.ui.stats_view import StatsView
-        from explorer.ui.values.values_view import ValuesView
+        """Build every view not built yet (imports matplotlib and networkx)."""
+        for index in range(len(_CLASSES)):
+            self._view(index)
 
+    def built(self) -> list[str]:
+        """The views built so far, by name ("image", "values", ...)."""
+        return [_CLASSES[i] for i in sorted(self._views)]
+
+    def _on_source_ready(self, *_args: Any) -> None:
+        self.start_building()
+
+    def _on_state_selection_changed(self, var: Any) -> None:
+        if var is not None:
+            self.start_building()  # the learner asked for details: the shown view is needed now
+
+    def _on_current_changed(self, _index: int) -> None:
+        self._build_shown()
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self._build_shown()
+
+    def _build_shown(self) -> None:
+        if self._started and self.isVisible() and self.currentIndex() >= 0:
+            self._view(self.currentIndex())
+
+    def _build(self, index: int) -> QWidget:
+        """The view of tab *index*, made now and put in place of its placeholder (importing only its module)."""
+        module, name = _MODULES[index]
+        cls = getattr(importlib.import_module(module), name)
+        view = cls(self._source, self._state)
+        self._views[index] = view
         current = self.currentIndex()
+        placeholder = self.widget(index)
         self.blockSignals(True)
-        for index, cls in enumerate((ImageView, ValuesView, StatsView, MemoryMapView, GraphView)):
-            view = cls(self._source, self._state)
-            placeholder = self.widget(index)
-            self.removeTab(index)
-            self.insertTab(index, _scrolling(view), "")
-            if placeholder is not None:
-                placeholder.deleteLater()
-            self._views.append(view)
+        self.removeTab(index)
+        self.insertTab(index, _scrolling(view), "")
         self.setCurrentIndex(current)
         self.blockSignals(False)
+        if placeholder is not None:
+            placeholder.deleteLater()
         self.retranslate()
+        return view
 
     @property
     def image(self) -> Any:
@@ -81,12 +127,12 @@ class DetailTabsWidget(QTabWidget):
         return self._view(4)
 
     def _view(self, index: int) -> Any:
-        self.ensure_views()
-        return self._views[index]
+        view = self._views.get(index)
+        return view if view is not None else self._build(index)
 
     def page_of(self, view: QWidget) -> QWidget:
         """The tab page holding *view* (its scroll area), or *view* itself when it is a page."""
-        for i, shown in enumerate(self._views):
+        for i, shown in self._views.items():
             page = self.widget(i)
             if shown is view and page is not None:
                 return page
@@ -108,7 +154,7 @@ class DetailTabsWidget(QTabWidget):
             self.setTabText(i, title)
             self.setTabToolTip(i, tip)
             placeholder = self.widget(i)
-            if not self._views and isinstance(placeholder, QLabel):
+            if i not in self._views and isinstance(placeholder, QLabel):
                 placeholder.setText(self.tr("Loading…"))
 
     def changeEvent(self, event: QEvent) -> None:
