@@ -53,6 +53,13 @@ def make_console(session: KernelSession) -> Any:
 def create_window(options: argparse.Namespace | None = None) -> tuple[MainWindow, KernelSession]:
     """Create the session and window (the kernel starts on the first event-loop turn)."""
     from explorer.client.session import KernelSession
+
+    # The kernel process starts first, before the window's modules are even imported: it imports
+    # and loads our extension while the window is built and painted; the client connects to it
+    # on the first turn of the event loop.
+    session = KernelSession(cwd=os.getcwd(), connection=getattr(options, "connection", None))
+    session.launch()
+
     from explorer.ui.app_state import AppState
     from explorer.ui.i18n import default_language
     from explorer.ui.kernel_extras import install as install_kernel_extras
@@ -61,12 +68,8 @@ def create_window(options: argparse.Namespace | None = None) -> tuple[MainWindow
     lang = getattr(options, "lang", None) or default_language()
     state = AppState(lang)
     state.set_language(lang, remember=False)  # installs the translators before any widget exists
-    session = KernelSession(cwd=os.getcwd(), connection=getattr(options, "connection", None))
     session.set_language(lang)  # every handshake carries it: a restarted kernel speaks it too
     state.language_changed.connect(session.set_language)
-    # The kernel process starts first: it imports and loads our extension while the window is
-    # built and painted; the client connects to it on the first turn of the event loop.
-    session.launch()
     window = MainWindow(session, state, icon=app_icon())
     # frames, Continue (F8), input(), attached kernels; kept alive by the window
     window.kernel_extras = install_kernel_extras(window)

@@ -87,6 +87,10 @@ class KernelSession(QObject):
         self._pings: set[str] = set()  # kernel_info requests sent since the (re)start, until IOPub answered one
         self._reconnecting = False
         self._launched = False  # the kernel process was started (by launch() or start())
+        self._ping_timer = QTimer(self)  # the next ping while IOPub has not answered one
+        self._ping_timer.setSingleShot(True)
+        self._ping_timer.setInterval(IOPUB_PING_MS)
+        self._ping_timer.timeout.connect(self._connect_when_iopub_flows)
 
     # -- life cycle ---------------------------------------------------------------------
     @property
@@ -258,8 +262,9 @@ class KernelSession(QObject):
             return
         if not self._iopub_seen:
             self._pings.add(self.kernel_client.kernel_info())  # publishes busy/idle on IOPub
-            QTimer.singleShot(IOPUB_PING_MS, self._connect_when_iopub_flows)
+            self._ping_timer.start()
             return
+        self._ping_timer.stop()
         self.client.connect_comm()
 
     def _on_client_ready(self, hello: dict) -> None:
@@ -277,6 +282,9 @@ class KernelSession(QObject):
                 return  # a late message of the kernel before a restart: its runs are over (IOPub keeps its order)
             self._iopub_seen = True
             self._pings.clear()
+            if self._ping_timer.isActive():  # connect now, not at the next ping
+                self._ping_timer.stop()
+                QTimer.singleShot(0, self._connect_when_iopub_flows)
         self.client.on_iopub(msg)
         kind = msg["msg_type"]
         parent = msg["parent_header"].get("msg_id")

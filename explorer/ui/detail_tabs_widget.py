@@ -5,9 +5,11 @@ and fetches only while it is visible (:class:`~explorer.ui.selection_fetch.Selec
 so switching variables costs one request, not five; a tab catches up when it is
 shown. Each view (and matplotlib or networkx behind it) is built the first time
 its tab is shown, and not before the kernel's handshake is done (or a variable is
-selected, or a few seconds have passed): building the Image tab imports matplotlib
-on the GUI thread, which would otherwise make the first paint and the kernel's
-handshake wait behind it. Each view sits in a
+selected, or a few seconds have passed). A view's module (matplotlib behind the
+Image tab, about 0.3 s; networkx behind the Graph tab) is imported on a worker
+thread first, and only the view itself (a few milliseconds) is made on the GUI
+thread, so neither the first paint, the handshake nor the window's answers wait
+on those imports. Each view sits in a
 scroll area: a long name or a tall memory map scrolls instead of making the
 window larger than a projector's screen.
 """
@@ -15,9 +17,11 @@ window larger than a projector's screen.
 from __future__ import annotations
 
 import importlib
+import sys
+import threading
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QWidget
 
@@ -33,12 +37,16 @@ _MODULES = (("explorer.ui.image.image_view", "ImageView"), ("explorer.ui.values.
 class DetailTabsWidget(QTabWidget):
     """Holds the detail views; each receives the kernel *source* and the shared *state* in its constructor."""
 
+    _imported = Signal(int)  # a worker thread has imported the module of tab N (queued to the GUI thread)
+
     def __init__(self, source: Any, state: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._source = source
         self._state = state
         self._views: dict[int, QWidget] = {}
         self._started = False  # may the shown tab be built now?
+        self._importing: set[int] = set()
+        self._imported.connect(self._on_imported)
         for _ in _CLASSES:
             placeholder = QLabel(self)
             placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -85,8 +93,31 @@ class DetailTabsWidget(QTabWidget):
         self._build_shown()
 
     def _build_shown(self) -> None:
-        if self._started and self.isVisible() and self.currentIndex() >= 0:
-            self._view(self.currentIndex())
+        """Build the shown tab's view now if its module is imported; else import it on a worker thread first."""
+        index = self.currentIndex()
+        if not (self._started and self.isVisible() and index >= 0) or index in self._views:
+            return
+        if _MODULES[index][0] in sys.modules:
+            self._view(index)
+        elif index not in self._importing:
+            self._importing.add(index)
+            threading.Thread(target=self._import, args=(index,), name=f"te-import-{_CLASSES[index]}", daemon=True).start()
+
+    def _import(self, index: int) -> None:
+        """On a worker thread: import tab *index*'s module (an error shows when the GUI thread builds the view)."""
+        try:
+            importlib.import_module(_MODULES[index][0])
+        except Exception:  # noqa: BLE001 - raised again, visibly, by the build on the GUI thread
+            pass
+        try:
+            self._imported.emit(index)
+        except RuntimeError:  # the tabs were deleted meanwhile (the window closed): nothing to build
+            pass
+
+    def _on_imported(self, index: int) -> None:
+        self._importing.discard(index)
+        if index not in self._views and index == self.currentIndex() and self.isVisible():
+            self._view(index)
 
     def _build(self, index: int) -> QWidget:
         """The view of tab *index*, made now and put in place of its placeholder (importing only its module)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from types import SimpleNamespace
 
 import torch
 from PySide6.QtCore import QObject, Signal
@@ -46,9 +47,9 @@ def test_no_view_is_built_before_the_kernel_is_ready(qtbot) -> None:
     qtbot.wait(50)
     assert tabs.built() == []
     source.ready.emit({})
-    assert tabs.built() == ["image"]  # only the tab on show
+    qtbot.waitUntil(lambda: tabs.built() == ["image"])  # only the tab on show
     tabs.setCurrentIndex(2)
-    assert tabs.built() == ["image", "stats"]
+    qtbot.waitUntil(lambda: tabs.built() == ["image", "stats"])
     assert tabs.currentIndex() == 2  # building a tab does not move the user elsewhere
 
 
@@ -58,13 +59,36 @@ def test_a_selection_before_the_handshake_builds_the_shown_view(qtbot) -> None:
     tabs.setCurrentIndex(1)
     assert tabs.built() == []
     state.select(fake_var("t"))
-    assert tabs.built() == ["values"]
+    qtbot.waitUntil(lambda: tabs.built() == ["values"])
 
 
 def test_without_a_handshake_the_shown_view_comes_after_the_fallback_delay(qtbot, monkeypatch) -> None:
     tabs, _state = _shown_tabs(qtbot, InProcessSource({}))  # no ready signal at all
     assert tabs.built() == []
     qtbot.waitUntil(lambda: tabs.built() == ["image"], timeout=10_000)
+
+
+def test_the_import_runs_off_the_gui_thread_and_the_view_is_made_on_it(qtbot, monkeypatch) -> None:
+    import threading
+
+    from explorer.ui import detail_tabs_widget
+
+    threads: list[str] = []
+    real = detail_tabs_widget.importlib.import_module
+
+    def counting_import(name: str):
+        threads.append(threading.current_thread().name)
+        return real(name)
+
+    monkeypatch.setattr(detail_tabs_widget, "sys", SimpleNamespace(modules={}))  # as if nothing were imported yet
+    monkeypatch.setattr(detail_tabs_widget.importlib, "import_module", counting_import)
+    source = _ReadySource({})
+    tabs, _state = _shown_tabs(qtbot, source)
+    tabs.setCurrentIndex(1)
+    source.ready.emit({})
+    qtbot.waitUntil(lambda: tabs.built() == ["values"])
+    assert threads[0] == "te-import-values"  # imported on the worker
+    assert tabs.values.thread() is tabs.thread()  # made on the GUI thread
 
 
 def test_asking_for_a_view_builds_only_that_one(qtbot) -> None:
@@ -74,7 +98,7 @@ def test_asking_for_a_view_builds_only_that_one(qtbot) -> None:
 
 
 _FRESH = textwrap.dedent("""
-    import sys
+    import sys, time
     from PySide6.QtCore import QObject, Signal
     from PySide6.QtWidgets import QApplication
     app = QApplication([])
@@ -93,11 +117,16 @@ _FRESH = textwrap.dedent("""
         app.processEvents()
     before = [m for m in ("matplotlib", "networkx") if m in sys.modules]
     source.ready.emit({})
+    for _ in range(3000):  # the Image tab's module is imported on a worker thread, then the view made here
+        app.processEvents()
+        if tabs.built():
+            break
+        time.sleep(0.01)
     after = [m for m in ("matplotlib", "networkx") if m in sys.modules]
-    print(before, after)
+    print(before, after, tabs.built())
 """)
 
 
 def test_showing_the_tabs_imports_matplotlib_only_once_the_kernel_is_ready() -> None:
     out = subprocess.run([sys.executable, "-c", _FRESH], capture_output=True, text=True, timeout=300, check=True)
-    assert out.stdout.split("\n")[0] == "[] ['matplotlib']", out.stdout + out.stderr
+    assert out.stdout.split("\n")[0] == "[] ['matplotlib'] ['image']", out.stdout + out.stderr
