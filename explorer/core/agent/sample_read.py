@@ -6,7 +6,8 @@ with one difference: the main thread is running the user's code, so the process-
 used here; this module calls only the builtins copied at start (``PRISTINE_BUILTINS``), and
 torch-function dispatch is switched off for this thread only (torch keeps that flag per thread).
 
-* A number (``int``, ``float``, ``bool``, a NumPy scalar) is itself; a non-finite float is the
+* ``None`` is null (``w.grad`` before the first backward()); a number (``int``, ``float``, ``bool``,
+  a NumPy scalar) is itself; a non-finite float is the
   string ``"nan"``, ``"inf"`` or ``"-inf"`` (JSON has no such numbers).
 * A tensor or array is its facts (:func:`tensor_facts`). A local reference to it is held for
   the whole read, so its storage cannot be freed by the loop rebinding the name. The loop may be
@@ -48,6 +49,8 @@ def _finite_or_none(value: float) -> float | None:
 def read_value(value: Any) -> Any:
     """A number, or a tensor's or array's facts; :class:`Unreadable` for what cannot be read safely."""
     cls = type(value)
+    if value is None:  # a gradient not computed yet, an optional not set: null
+        return None
     if cls in _NUMBERS:
         return number(float(value)) if cls is float else value
     numpy, torch = library("numpy"), library("torch")

@@ -14,7 +14,7 @@ start, and the process-wide guard is never used here (it would change the builti
 user's running code).
 
 The rate adapts: a sample may take at most :data:`COST_SHARE` of the time between samples (CPU
-time of this thread), so a watch of many large tensors over a tiny loop samples less often
+time of this thread, the cheapest of the last :data:`COST_WINDOW` samples), so a watch of many large tensors over a tiny loop samples less often
 instead of slowing the loop; each sample says the interval in use (``every``).
 """
 
@@ -23,7 +23,8 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections import ChainMap
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import FrameType
 from typing import Any
@@ -41,6 +42,8 @@ globals()["__builtins__"] = PRISTINE_BUILTINS
 MIN_EVERY = 0.05
 #: The share of the time between two samples that one sample may cost (CPU time of the thread).
 COST_SHARE = 0.05
+#: Samples whose cost sets the interval (the cheapest of them counts).
+COST_WINDOW = 3
 #: Names listed per sample (a namespace of 100,000 names must not make every sample huge).
 MAX_NAMES = 500
 #: Name paths watched per client.
@@ -133,6 +136,7 @@ class Sampler:
         started = time.perf_counter()
         seq = 0
         interval = self._every()
+        costs: list[float] = []
         while not stop.wait(interval):
             clock = time.thread_time()
             try:
@@ -140,8 +144,9 @@ class Sampler:
                 self._sample_once(seq, time.perf_counter() - started, target, interval, stop)
             except Exception:  # noqa: BLE001 - a sample must never end the thread or reach the user's console
                 pass
-            cost = time.thread_time() - clock
-            interval = max(self._every(), cost / COST_SHARE)
+            costs = [*costs[-(COST_WINDOW - 1):], time.thread_time() - clock]
+            # The cheapest of the last few: a one-off cost (a first read imports a module) changes nothing.
+            interval = max(self._every(), min(costs) / COST_SHARE)
 
     def _every(self) -> float:
         states = [w.watch_state() for w in self._watchers()]
@@ -156,9 +161,9 @@ class Sampler:
         frame = self._user_frame(target)
         if frame is None:
             return
-        scope, function, line = self._scope(frame)
+        scope, shown, function, line = self._scope(frame)
         del frame  # the frame is not kept between samples
-        names = [k for k in list(scope)[:MAX_NAMES * 2] if type(k) is str and not k.startswith("_")][:MAX_NAMES]
+        names = [k for k in shown[:MAX_NAMES * 2] if type(k) is str and not k.startswith("_")][:MAX_NAMES]
         clock = time.thread_time()
         read: dict[str, tuple[bool, Any]] = {}
         for _watcher, state in watchers:
@@ -186,22 +191,34 @@ class Sampler:
         frame = sys._current_frames().get(target) if target is not None else None
         cells = self._code_filenames()
         while frame is not None:
-            if is_user_frame(frame, cells) and frame.f_code.co_filename != __file__:
+            if _sampled(frame, cells):
                 return frame
             frame = frame.f_back
         return None
 
-    def _scope(self, frame: FrameType) -> tuple[dict[str, Any], str, int | None]:
-        """The variables *frame* shows (a copy of its locals; the namespace at the top level), its name and line."""
+    def _scope(self, frame: FrameType) -> tuple[Mapping[str, Any], list[str], str, int | None]:
+        """What names resolve in (locals, then the frame's globals, as Python looks them up), the names
+        the frame shows (its locals; the namespace at the top level), its name and line."""
         local = frame.f_locals
         if local is self._user_ns():
             scope = self._namespace()
-        else:
-            scope = dict.copy(local) if type(local) is dict else dict(local)
-        return scope, frame.f_code.co_name, frame.f_lineno
+            return scope, list(scope), frame.f_code.co_name, frame.f_lineno
+        own = dict.copy(local) if type(local) is dict else dict(local)
+        return ChainMap(own, frame.f_globals), list(own), frame.f_code.co_name, frame.f_lineno
 
 
-def _read(scope: dict[str, Any], name: str) -> tuple[bool, Any]:
+def _sampled(frame: FrameType, cells: set[str]) -> bool:
+    """A frame of the learner's code: a cell that ran, or a file outside the libraries.
+
+    Code that libraries compile at run time (``<string>``: dataclasses, namedtuples) is not the learner's.
+    """
+    filename = frame.f_code.co_filename
+    if filename in cells:
+        return True
+    return not filename.startswith("<") and is_user_frame(frame, cells)
+
+
+def _read(scope: Mapping[str, Any], name: str) -> tuple[bool, Any]:
     """``(True, value read)`` or ``(False, why not)`` for one watched name path."""
     try:
         value = resolve(scope, name)
