@@ -24,12 +24,13 @@ BUILD_DELAY_MS = 150
 class DetailTabsWidget(QTabWidget):
     """Holds the detail views; each receives the kernel *source* and the shared *state* in its constructor."""
 
-    def __init__(self, source: Any, state: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, source: Any, state: Any, parent: QWidget | None = None, watch: Any = None) -> None:
         super().__init__(parent)
         self._source = source
         self._state = state
+        self._watch = watch  # the window's WatchList (the Watch tab shows it)
         self._views: list[QWidget] = []
-        for _ in range(5):
+        for _ in range(6):
             placeholder = QLabel(self)
             placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
             self.addTab(placeholder, "")
@@ -37,7 +38,7 @@ class DetailTabsWidget(QTabWidget):
         QTimer.singleShot(BUILD_DELAY_MS, self.ensure_views)
 
     def ensure_views(self) -> None:
-        """Build the five views (imports matplotlib/networkx) unless done already."""
+        """Build the six views (imports matplotlib/networkx) unless done already."""
         if self._views:
             return
         from explorer.ui.graph_view import GraphView
@@ -45,11 +46,12 @@ class DetailTabsWidget(QTabWidget):
         from explorer.ui.memory_map_view import MemoryMapView
         from explorer.ui.stats_view import StatsView
         from explorer.ui.values.values_view import ValuesView
+        from explorer.ui.watch_panel import WatchPanel
 
         current = self.currentIndex()
         self.blockSignals(True)
-        for index, cls in enumerate((ImageView, ValuesView, StatsView, MemoryMapView, GraphView)):
-            view = cls(self._source, self._state)
+        for index, cls in enumerate((ImageView, ValuesView, StatsView, MemoryMapView, GraphView, WatchPanel)):
+            view = cls(self._source, self._state, self._watch) if cls is WatchPanel else cls(self._source, self._state)
             placeholder = self.widget(index)
             self.removeTab(index)
             self.insertTab(index, _scrolling(view), "")
@@ -80,6 +82,10 @@ class DetailTabsWidget(QTabWidget):
     def graph(self) -> Any:
         return self._view(4)
 
+    @property
+    def watch(self) -> Any:
+        return self._view(5)
+
     def _view(self, index: int) -> Any:
         self.ensure_views()
         return self._views[index]
@@ -96,13 +102,15 @@ class DetailTabsWidget(QTabWidget):
         super().setCurrentWidget(self.page_of(widget))
 
     def retranslate(self) -> None:
-        titles = (self.tr("Image"), self.tr("Values"), self.tr("Stats"), self.tr("Memory"), self.tr("Graph"))
+        titles = (self.tr("Image"), self.tr("Values"), self.tr("Stats"), self.tr("Memory"), self.tr("Graph"),
+                  self.tr("Watch"))
         tips = (
             self.tr("The tensor drawn as an image, with the channel order fixed automatically"),
             self.tr("The numbers themselves: pick two dimensions and slide through the others"),
             self.tr("Minimum, maximum, mean, standard deviation, NaN/Inf counts and a histogram"),
             self.tr("The memory block behind the variable and which cells each view reaches"),
             self.tr("The autograd graph backward() will walk, from the leaves to this tensor"),
+            self.tr("Curves of the watched values, drawn while the code runs (a loss falling, a norm growing)"),
         )
         for i, (title, tip) in enumerate(zip(titles, tips)):
             self.setTabText(i, title)
