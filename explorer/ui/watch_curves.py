@@ -31,6 +31,8 @@ def number_of(value: Any) -> float | None:
             found = value.get(key)
             if isinstance(found, (int, float)) and not isinstance(found, bool) and math.isfinite(found):
                 return float(found)
+        if value.get("nan") or value.get("inf"):
+            return None
     return None
 
 
@@ -44,6 +46,7 @@ class Run:
     last_seq: int = 0
     label: str = ""
     nonfinite: set[str] = field(default_factory=set)  # names whose value was NaN/Inf at some point
+    scalars: set[str] = field(default_factory=set)  # names drawn as their value (not a tensor's norm)
 
     def add(self, name: str, t: float, y: float | None) -> None:
         times, ys = self.curves.setdefault(name, ([], []))
@@ -96,9 +99,11 @@ class WatchCurves:
                 continue
             value = values[name]
             y = number_of(value)
-            if y is None and value is not None:
+            if (y is None and value is not None) or (isinstance(value, dict) and (value.get("nan") or value.get("inf"))):
                 run.nonfinite.add(name)
             run.add(name, t, y)
+            if not isinstance(value, dict) or value.get("numel") == 1:
+                run.scalars.add(name)
             if isinstance(value, dict) and value.get("grad_norm") is not None:
                 run.add(name + GRAD_SUFFIX, t, number_of(value.get("grad_norm")))
         return True

@@ -9,6 +9,7 @@ two runs (a learning rate changed, a bug fixed). Samples only append numbers
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -29,13 +31,15 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.ui.figure_fonts import families, points
+from explorer.ui.inspector.inspector_model import pin_icon
 from explorer.ui.watch_curves import GRAD_SUFFIX, Run
 from explorer.ui.watch_list import WatchList
 
 # The charts are redrawn at most this often while samples arrive.
 REDRAW_MS = 250
-# Charts drawn at most (the first watched names).
+# Charts drawn at most (the first watched names), and side by side.
 MAX_CHARTS = 6
+CHARTS_PER_ROW = 3
 # Okabe-Ito colours, as the memory groups use: this run, its gradient.
 COLORS = ("#0072B2", "#D55E00")
 PREVIOUS_COLOR = "#999999"
@@ -55,8 +59,12 @@ class WatchPanel(QWidget):
         self.pause_button = QPushButton(self)
         self.pause_button.setCheckable(True)
         self.compare_box = QCheckBox(self)
-        self.names = QListWidget(self)
-        self.names.setMaximumHeight(90)
+        self.names = QListWidget(self)  # one row of pinned names, as the inspector marks them
+        self.names.setFlow(QListView.Flow.LeftToRight)
+        self.names.setWrapping(False)
+        self.names.setSizeAdjustPolicy(QListWidget.SizeAdjustPolicy.AdjustToContents)
+        self.names.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.names.setFixedHeight(self.fontMetrics().height() + 16)
         self.remove_button = QPushButton(self)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
@@ -72,7 +80,7 @@ class WatchPanel(QWidget):
         top.addWidget(self.compare_box)
         middle = QHBoxLayout()
         middle.addWidget(self.names, 1)
-        middle.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignTop)
+        middle.addWidget(self.remove_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
@@ -112,6 +120,7 @@ class WatchPanel(QWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         elif event.type() == QEvent.Type.FontChange:
+            self.names.setFixedHeight(self.fontMetrics().height() + 16)
             self._mark_dirty()
         super().changeEvent(event)
 
@@ -137,7 +146,7 @@ class WatchPanel(QWidget):
     def _on_watch_changed(self, names: list[str]) -> None:
         self.names.clear()
         for name in names:
-            item = QListWidgetItem("📌 " + name, self.names)
+            item = QListWidgetItem(pin_icon(), name, self.names)
             item.setData(Qt.ItemDataRole.UserRole, name)
         self.remove_button.setEnabled(bool(names))
         self._mark_dirty()
@@ -175,8 +184,12 @@ class WatchPanel(QWidget):
         else:
             every = (watch.last_sample or {}).get("every")
             seconds = every if isinstance(every, float) else watch.every
-            text = self.tr("{count} samples in {frame}(), one every {every} s.").format(
-                count=run.samples, frame=run.frame or "?", every=f"{seconds:.2f}")
+            if run.frame in (None, "<module>"):
+                text = self.tr("{count} samples at the top level of the code, one every {every} s.").format(
+                    count=run.samples, every=f"{seconds:.2f}")
+            else:
+                text = self.tr("{count} samples in {frame}(), one every {every} s.").format(
+                    count=run.samples, frame=run.frame, every=f"{seconds:.2f}")
             skipped = (watch.last_sample or {}).get("skipped") or {}
             if skipped:
                 name, why = next(iter(skipped.items()))
@@ -199,32 +212,44 @@ class WatchPanel(QWidget):
         if not names:
             self.canvas.draw_idle()
             return
-        axes = figure.subplots(len(names), 1, sharex=True, squeeze=False)[:, 0]
+        columns = min(len(names), CHARTS_PER_ROW)
+        rows = -(-len(names) // columns)
+        grid = figure.subplots(rows, columns, squeeze=False)
+        axes = [grid[i // columns][i % columns] for i in range(len(names))]
+        for extra in range(len(names), rows * columns):
+            grid[extra // columns][extra % columns].set_visible(False)
+        current = self.watch.curves.current
         for ax, name in zip(axes, names):
             if compare:
                 _plot(ax, self.watch.curves.previous, name, PREVIOUS_COLOR, "--")
-            _plot(ax, self.watch.curves.current, name, COLORS[0], "-")
-            title = name if name + GRAD_SUFFIX not in self.watch.curves.current.curves else \
-                self.tr("{name} (norm; its gradient's norm in orange)").format(name=name)
+            _plot(ax, current, name, COLORS[0], "-")
+            title = name if name in current.scalars else f"‖{name}‖"
             ax.set_title(title, fontsize=size, fontfamily=families(title), loc="left")
-            ax.tick_params(labelsize=size * 0.85)
-            if _spans_decades(self.watch.curves.current, name):
+            if name + GRAD_SUFFIX in current.curves:
+                #: Beside a chart's title, in the gradient curve's colour: that curve is the gradient's norm.
+                grad = self.tr("gradient")
+                ax.set_title(grad, fontsize=size * 0.85, fontfamily=families(grad), loc="right", color=COLORS[1])
+            ax.tick_params(labelsize=size * 0.8)
+            if _spans_decades(current, name):
                 ax.set_yscale("log")  # a value that explodes (or vanishes) stays readable
             ax.grid(True, alpha=0.3)
-            if name in self.watch.curves.current.nonfinite:
+            if name in current.nonfinite:
                 note = self.tr("NaN or Inf: the value blew up")
                 ax.text(0.99, 0.9, note, transform=ax.transAxes, ha="right", va="top", color="#D55E00",
                         fontsize=size, fontfamily=families(note))
         xlabel = self.tr("seconds since the run started")
-        axes[-1].set_xlabel(xlabel, fontsize=size, fontfamily=families(xlabel))
-        figure.tight_layout()
+        for ax in axes[-columns:]:
+            ax.set_xlabel(xlabel, fontsize=size * 0.9, fontfamily=families(xlabel))
+        with warnings.catch_warnings():  # a pane too small for every label: drawn anyway
+            warnings.simplefilter("ignore")
+            figure.tight_layout()
         self.canvas.draw_idle()
 
 
 def _spans_decades(run: Run, name: str) -> bool:
-    """True when every number of *name* (and its gradient) is positive and they span three decades or more."""
+    """True when every number of *name* (and its gradient) is positive and they span two decades or more."""
     ys = [y for key in (name, name + GRAD_SUFFIX) for y in (run.curves.get(key) or ((), ()))[1] if y is not None]
-    return bool(ys) and min(ys) > 0 and max(ys) / min(ys) >= 1000
+    return bool(ys) and min(ys) > 0 and max(ys) / min(ys) >= 100
 
 
 def _plot(ax: Any, run: Run | None, name: str, color: str, style: str) -> None:

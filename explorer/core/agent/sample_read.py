@@ -93,7 +93,8 @@ def tensor_facts(torch: Any, t: Any) -> dict[str, Any]:
         _check_storage(t, shape)
         data = tcall(t, "detach")  # an alias without autograd (same storage), held for the whole read
         _statistics(torch, data, facts)
-        grad = tget(t, "grad")
+        # A non-leaf's .grad is always None and reading it warns on the user's console: read leaves only.
+        grad = tget(t, "grad") if tget(t, "is_leaf") or tget(t, "retains_grad") else None
         if grad is not None and is_sub(grad, torch.Tensor) and tget(grad, "layout") == torch.strided:
             grad_data = tcall(grad, "detach")
             _check_storage(grad_data, [int(n) for n in tget(grad_data, "shape")])

@@ -1837,6 +1837,10 @@ cols = t[:, 1:3]
         <translation>运行代码：运行过程中每秒大约画四次这些值。</translation>
     </message>
     <message>
+        <source>{count} samples at the top level of the code, one every {every} s.</source>
+        <translation>在代码最外层采样 {count} 次，每 {every} 秒一次。</translation>
+    </message>
+    <message>
         <source>{count} samples in {frame}(), one every {every} s.</source>
         <translation>在 {frame}() 中采样 {count} 次，每 {every} 秒一次。</translation>
     </message>
@@ -1845,8 +1849,9 @@ cols = t[:, 1:3]
         <translation>没有读取：{name}（{why}）。</translation>
     </message>
     <message>
-        <source>{name} (norm; its gradient&apos;s norm in orange)</source>
-        <translation>{name}（范数；橙色是它的梯度的范数）</translation>
+        <source>gradient</source>
+        <extracomment>Beside a chart&apos;s title, in the gradient curve&apos;s colour: that curve is the gradient&apos;s norm.</extracomment>
+        <translation>梯度</translation>
     </message>
     <message>
         <source>NaN or Inf: the value blew up</source>
