@@ -8,6 +8,7 @@ nothing sent once the run has stopped.
 from __future__ import annotations
 
 import threading
+import warnings
 from typing import Any
 
 import pytest
@@ -79,13 +80,17 @@ class _Dispatching(torch.Tensor):
 def test_values_that_cannot_be_read_safely_are_skipped_with_a_reason() -> None:
     dispatching = torch.Tensor._make_subclass(_Dispatching, torch.ones(3))
     values = {"sparse": torch.eye(3).to_sparse(), "dispatching": dispatching, "text": "abc",
-              "w": torch.full((4,), 3.0), "steps": 3}
+              "w": torch.full((4,), 3.0), "steps": 3, "doubled": torch.ones(2, requires_grad=True) * 2}
     watcher = _Watcher(list(values) + ["w.grad", "absent"])
-    samples = _sample_a_loop(watcher, values)
+    with warnings.catch_warnings(record=True) as caught:  # reading a non-leaf's .grad would warn the user
+        warnings.simplefilter("always")
+        samples = _sample_a_loop(watcher, values)
+    assert [str(w.message) for w in caught] == []
     last = samples[-1]
     assert set(last["skipped"]) == {"sparse", "dispatching", "text", "absent"}
     assert all(isinstance(why, str) and why for why in last["skipped"].values())
     assert last["values"]["w"]["norm"] == 6.0 and last["values"]["steps"] == 3
+    assert last["values"]["doubled"]["mean"] == 2.0 and last["values"]["doubled"]["grad_norm"] is None
     assert last["values"]["w.grad"] is None  # no gradient yet: null
     assert last["frame"] == "loop" and {"sparse", "w", "steps"} <= set(last["names"])
 
