@@ -49,3 +49,11 @@ def test_every_child_the_kernel_names_has_its_container_as_root() -> None:
             name = child["name"]
             assert root_name(name) == top and not is_top_level(name)
             assert summarize(name, resolve(ns, name)) == child  # the resolver finds the very value listed
+
+
+def test_a_negative_index_is_a_constant_subscript() -> None:
+    """``history[-1]`` (a watched name path): the last item, read through list's own __getitem__."""
+    assert name_steps("history[-1]") == (("name", "history"), ("item", -1))
+    assert resolve({"history": [1.0, 2.0, 3.0]}, "history[-1]") == 3.0
+    with pytest.raises(ValueError):
+        name_steps("history[-x]")

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from explorer.cli.common import UsageError, fail
 from explorer.cli.signals import SignalGuard, Stopped
 
-COMMANDS = ("inspect", "render")
+COMMANDS = ("inspect", "render", "watch")
 #: The languages ``--lang`` accepts: the ones the window offers.
 LANGUAGES = ("en", "zh_CN")
 
@@ -52,7 +52,8 @@ def gui_main(argv: Sequence[str] | None = None) -> int:
 
 def _run_gui(args: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tensor-explorer", description="See what every tensor is.",
-                                     epilog="Commands: tensor-explorer inspect --help, tensor-explorer render --help.")
+                                     epilog="Commands: tensor-explorer inspect --help, tensor-explorer render --help, "
+                                            "tensor-explorer watch --help.")
     parser.add_argument("files", nargs="*", help="scripts to open in the editor, data files to load")
     parser.add_argument("--lang", choices=LANGUAGES, help="interface language")
     parser.add_argument("--presentation", action="store_true", help="start in presentation mode (big fonts)")
@@ -113,6 +114,16 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     render.add_argument("--layout", choices=("HW", "CHW", "HWC", "NCHW", "NHWC"), help="override the layout")
     render.add_argument("--json", action="store_true", help="print the layout facts as JSON")
     _add_common(render)
+    watch = sub.add_parser("watch", help="run a script and print a sample of the watched variables while it runs")
+    watch.add_argument("target", help="a .py script")
+    watch.add_argument("--var", action="append", metavar="NAME",
+                       help="a variable or name path to watch (model.fc.weight, history[-1], "
+                            "opt.param_groups[0]['lr']); repeat it for more")
+    watch.add_argument("--every", type=_seconds, default=0.25,
+                       help="seconds between samples (default 0.25; at least 0.05; the kernel takes fewer when a "
+                            "sample would cost more than 5%% of the time between two)")
+    watch.add_argument("--json", action="store_true", help="print one JSON object per sample, one per line")
+    _add_common(watch)
     return parser
 
 
@@ -170,6 +181,10 @@ def _run_command(args: list[str]) -> int:
             return inspect_existing(options)
         if options.command == "inspect" and options.target is None:
             raise UsageError("Wrong arguments: inspect needs a TARGET or --existing (see tensor-explorer inspect --help).")
+        if options.command == "watch":
+            from explorer.cli.watch import watch_target
+
+            return watch_target(options)
         from explorer.cli.run import inspect_target, render_target
 
         return inspect_target(options) if options.command == "inspect" else render_target(options)

@@ -39,6 +39,7 @@ class ExplorerClient(QObject):
     paused = Signal(object)  # protocol.PausedEvent: the code waits in breakpoint()
     resumed = Signal(object)  # {"stop"}: it went on (or was stopped)
     input_requested = Signal(str, bool)  # (prompt, password) of the user's input() in code we ran
+    watch_sampled = Signal(object)  # protocol.WatchSample: a sample of the running code (Watch)
 
     def __init__(self, kernel_client: Any = None, language: str = "en", parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -174,8 +175,18 @@ class ExplorerClient(QObject):
             self._prompts -= 1
             self._kernel_client.input(text)
 
+    def pause_watch(self, paused: bool) -> bool:
+        """Pause or resume our watch now, even while code runs (Jupyter's control channel); False without a comm."""
+        if self._channel is None or self._kernel_client is None:
+            return False
+        content = {"comm_id": self._channel.comm_id, "paused": bool(paused)}
+        self._kernel_client.control_channel.send(self._kernel_client.session.msg(protocol.WATCH_CONTROL, content))
+        return True
+
     def _on_event(self, name: str, data: dict) -> None:
-        if name == "paused":
+        if name == protocol.WATCH_EVENT:
+            self.watch_sampled.emit(data)
+        elif name == "paused":
             self._paused = True
             self.paused.emit(data)
         elif name == "resumed":

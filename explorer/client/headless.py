@@ -23,7 +23,8 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from jupyter_client import KernelManager
@@ -38,6 +39,10 @@ R = TypeVar("R")
 KERNEL_LOG = "kernel.log"
 
 _RUNNING: list[HeadlessKernel] = []
+
+
+#: Watch samples kept (a long watched run must not fill the memory; the callback sees every one).
+MAX_SAMPLES = 10_000
 
 
 class KernelDiedError(RuntimeError):
@@ -160,7 +165,9 @@ class HeadlessKernel:
     def _reset_state(self) -> None:
         """What a kernel object knows before it has heard anything (also :class:`AttachedKernel`'s start)."""
         self._replies: dict[int, protocol.Reply[Any]] = {}
-        self.events: list[tuple[str, dict[str, Any]]] = []  # the kernel's events, oldest first
+        self.events: list[tuple[str, dict[str, Any]]] = []  # the kernel's events, oldest first (samples apart)
+        self.samples: deque[dict[str, Any]] = deque(maxlen=MAX_SAMPLES)  # watch samples, oldest first
+        self.on_sample: Callable[[dict[str, Any]], None] | None = getattr(self, "on_sample", None)
         self._closed = False
         self.replaced: list[str] = []  # what the last run replaced of what the kernel's messaging calls
         self._replaced_at = 0.0
@@ -255,6 +262,10 @@ class HeadlessKernel:
             return msg
         if incoming.closed:
             self._closed = True
+        elif incoming.event is not None and incoming.event[0] == protocol.WATCH_EVENT:
+            self.samples.append(incoming.event[1])
+            if self.on_sample is not None:
+                self.on_sample(incoming.event[1])
         elif incoming.event is not None:
             self.events.append(incoming.event)
             if incoming.event[0] == protocol.REPLACED_EVENT:
@@ -301,6 +312,11 @@ class HeadlessKernel:
                 break
         failed = any(o["type"] == "error" for o in outputs)
         return {"status": "error" if failed else "ok", "outputs": outputs, "interrupted": interrupted}
+
+    def pause_watch(self, paused: bool) -> None:
+        """Pause or resume this comm's watch now, even while code runs (on the control channel)."""
+        content = {"comm_id": self.channel.comm_id, "paused": bool(paused)}
+        self.client.control_channel.send(self.client.session.msg(protocol.WATCH_CONTROL, content))
 
     def is_alive(self) -> bool:
         return self.manager is not None and bool(self.manager.is_alive())

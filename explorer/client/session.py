@@ -56,6 +56,7 @@ class KernelSession(QObject):
     resumed = Signal(object)  # protocol.ResumedEvent
     input_requested = Signal(str, bool)  # (prompt, password): the user's input() in code we ran
     connection_lost = Signal()  # an attached kernel stopped answering its heartbeat
+    watch_sampled = Signal(object)  # protocol.WatchSample, while watched code runs
 
     def __init__(self, cwd: str | None = None, parent: QObject | None = None,
                  connection: dict[str, Any] | None = None) -> None:
@@ -80,6 +81,7 @@ class KernelSession(QObject):
         self.client.paused.connect(self.paused)
         self.client.resumed.connect(self.resumed)
         self.client.input_requested.connect(self.input_requested)
+        self.client.watch_sampled.connect(self.watch_sampled)
         self._runs: dict[str, dict[str, Any]] = {}
         self._mine: set[str] = set()
         self._status: KernelStatus = "starting"
@@ -213,6 +215,10 @@ class KernelSession(QObject):
     def resume(self) -> None:
         """Let code paused in ``breakpoint()`` go on."""
         self.client.resume(stop=False)
+
+    def pause_watch(self, paused: bool) -> bool:
+        """Pause or resume sampling now, even while code runs (see :meth:`ExplorerClient.pause_watch`)."""
+        return self.client.pause_watch(paused)
 
     def answer_input(self, text: str) -> None:
         """Answer the user's ``input()`` (see :attr:`input_requested`)."""

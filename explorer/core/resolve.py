@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import types
+from collections.abc import Mapping
 from typing import Any
 
 from explorer.core.i18n import _
@@ -34,7 +35,7 @@ class ResolveError(LookupError, ValueError):
     """
 
 
-def resolve(namespace: dict[str, Any], name: str) -> Any:
+def resolve(namespace: Mapping[str, Any], name: str) -> Any:
     """Return the object an inspector name denotes (see the module docstring; never runs user code)."""
     steps = _steps(name)
     root = steps[0][1]

@@ -2,10 +2,13 @@
 # 标题: 一个极小的线性回归
 # en: The whole training loop: forward, loss, backward, optimizer step.
 # zh: 完整的训练闭环：前向、损失、反向、优化器更新。
+# watch: loss, w, b
 
 # %%
 # en: 20 noisy points on the line y = 3x + 0.5.
 # zh: 直线 y = 3x + 0.5 附近的 20 个带噪声的点。
+import time
+
 import torch
 
 torch.manual_seed(0)
@@ -40,8 +43,10 @@ optimizer.zero_grad()
 w_after_one_step = w.item()
 
 # %%
-# en: Repeat the same four moves 100 times.
-# zh: 把这四步重复 100 次。
+# en: Repeat the same four moves 100 times; watch the loss fall in the Watch tab.
+# zh: 把这四步重复 100 次；在“监视”页看损失一路下降。
+# en: time.sleep only slows the loop down, so the class can see it move.
+# zh: time.sleep 只是让循环慢下来，好让大家看清它的变化。
 losses = []
 for _ in range(100):
     pred = x * w + b
@@ -50,6 +55,7 @@ for _ in range(100):
     loss.backward()
     optimizer.step()
     losses.append(loss.item())
+    time.sleep(0.03)
 
 # %%
 # en: The learned values should be close to 3 and 0.5.

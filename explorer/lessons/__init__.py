@@ -11,6 +11,9 @@ kept plain so teachers can write their own:
   ``# en: <English>`` followed by ``# zh: <the same in Chinese>``. Comments
   come in such pairs, English first (:func:`check_lesson` lists the lines that
   break the rule); there are no comments at the end of code lines.
+* a header line ``# watch: loss, w.grad`` names what the Watch tab draws while the lesson's
+  code runs (name paths, as the inspector writes them); the window sets that watch when the
+  lesson opens (:func:`lesson_watch`). In Chinese it reads ``# 监视：loss, w.grad``.
 * a cell that raises on purpose carries the line
   ``# this cell fails on purpose: <ExceptionType>`` so the app, the teacher and
   the tests all know the error is the lesson, not a bug. In Chinese it reads
@@ -30,7 +33,8 @@ from typing import Any
 
 from explorer.protocol.cells import is_cell_marker
 
-__all__ = ["LESSONS", "check_lesson", "lesson_cells", "lesson_path", "read_titles", "render_lesson", "split_cells"]
+__all__ = ["LESSONS", "check_lesson", "lesson_cells", "lesson_path", "lesson_watch", "read_titles", "render_lesson",
+           "split_cells"]
 
 LESSON_DIR = Path(__file__).resolve().parent
 FAIL_MARKER = "# this cell fails on purpose:"
@@ -41,6 +45,8 @@ _TITLE_ZH = re.compile(r"^#\s*标题\s*[:：]\s*(.+?)\s*$")
 _FAIL = re.compile(r"^\s*#\s*(?:this cell fails on purpose|本单元格故意出错)\s*[:：]\s*([A-Za-z_][A-Za-z0-9_]*)")
 _TAGGED = re.compile(r"^(?P<indent>\s*)#\s*(?P<lang>en|zh):\s?(?P<text>.*)$")
 FAIL_MARKER_ZH = "# 本单元格故意出错："
+_WATCH = re.compile(r"^#\s*(?:watch|监视)\s*[:：]\s*(.*?)\s*$")
+WATCH_MARKER_ZH = "# 监视："
 
 
 def read_titles(path: str | Path) -> tuple[str, str]:
@@ -61,6 +67,17 @@ def read_titles(path: str | Path) -> tuple[str, str]:
     en = _TITLE_EN.match(head[0])
     zh = _TITLE_ZH.match(head[1])
     return (en.group(1) if en else "", zh.group(1) if zh else "")
+
+
+def lesson_watch(source: str) -> list[str]:
+    """The name paths a lesson's header asks the Watch tab to draw (``# watch: loss, w.grad``); [] if none."""
+    for line in source.splitlines():
+        if is_cell_marker(line):
+            break
+        match = _WATCH.match(line.strip())
+        if match:
+            return [name.strip() for name in match.group(1).split(",") if name.strip()]
+    return []
 
 
 def split_cells(source: str) -> list[dict[str, Any]]:
@@ -186,6 +203,9 @@ def render_lesson(source: str, lang: str, both: bool = False) -> str:
             continue
         if number <= 2 and not both and _title_language(line) not in (None, want):
             continue
+        watch = _WATCH.match(line.strip())
+        if watch and want == "zh" and not both:  # the header's watch line, in Chinese (lesson_watch reads both)
+            line = f"{WATCH_MARKER_ZH}{watch.group(1)}{ending}"
         fail = _FAIL.match(line)
         if fail and want == "zh" and not both:
             indent = line[: len(line) - len(line.lstrip())]
@@ -212,8 +232,10 @@ def check_lesson(source: str) -> list[str]:
     """
     problems: list[str] = []
     pending: tuple[int, str] | None = None  # an English line waiting for its Chinese line
+    header = True  # before the first cell: the titles and a "# watch:" line are not explanations
     for number, line in enumerate(source.splitlines(), start=1):
         stripped = line.strip()
+        header = header and not is_cell_marker(line)
         tagged = _TAGGED.match(line)
         if tagged:
             lang = tagged.group("lang")
@@ -231,7 +253,8 @@ def check_lesson(source: str) -> list[str]:
         if "#" in stripped and not stripped.startswith("#"):
             problems.append(f"line {number}: a comment at the end of a code line has no language")
         elif stripped.startswith("#") and not (is_cell_marker(line) or _FAIL.match(line)
-                                               or (number <= 2 and _title_language(line))):
+                                               or (number <= 2 and _title_language(line))
+                                               or (header and _WATCH.match(stripped))):
             problems.append(f"line {number}: comment without '# en:' or '# zh:'")
     if pending is not None:
         problems.append(f"line {pending[0]}: English comment without its Chinese line")

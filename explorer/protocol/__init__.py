@@ -38,6 +38,10 @@ from explorer.protocol.constants import (  # noqa: F401
     PAUSE_PROMPT,
     PROTOCOL_VERSION,
     REPLACED_EVENT,
+    WATCH_CONTROL,
+    WATCH_CONTROL_REPLY,
+    WATCH_EVENT,
+    WATCH_RATE,
     R,
 )
 from explorer.protocol.envelope import (  # noqa: F401
@@ -100,6 +104,8 @@ from explorer.protocol.replies import (  # noqa: F401
     Storage,
     ValuesReply,
     Var,
+    WatchSample,
+    WatchSet,
     empty_snapshot,
     null_var,
 )
@@ -128,5 +134,6 @@ from explorer.protocol.requests import (  # noqa: F401
     StepCapture,
     StepCompare,
     Values,
+    Watch,
     WatchGradients,
 )

@@ -17,4 +17,13 @@ PAUSE_PROMPT = "\x1etensor-explorer:paused\x1e"
 #: calls (``{"names": ["builtins.isinstance"]}``): a kernel silent after it was broken by them.
 REPLACED_EVENT = "replaced"
 
+#: The event that carries one sample of a running program (:class:`explorer.protocol.WatchSample`).
+WATCH_EVENT = "watch_sample"
+#: The control-channel message that pauses or resumes sampling while code runs (the shell is busy then):
+#: content ``{"comm_id", "paused"}``; answered by :data:`WATCH_CONTROL_REPLY` ``{"comm_id", "paused", "known"}``.
+WATCH_CONTROL = "tensor_explorer_watch_request"
+WATCH_CONTROL_REPLY = "tensor_explorer_watch_reply"
+#: Samples per second a watch takes by default (``Watch.every`` = 1 / this).
+WATCH_RATE = 4.0
+
 R = TypeVar("R")

@@ -29,6 +29,8 @@ def name_steps(name: str) -> tuple[Step, ...]:
             steps.append(("attr", node.attr))
         elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
             steps.append(("item", node.slice.value))
+        elif isinstance(node, ast.Subscript) and _negative_int(node.slice):  # history[-1]
+            steps.append(("item", -node.slice.operand.value))  # type: ignore[attr-defined]
         elif isinstance(node, ast.Name):
             steps.append(("name", node.id))
             break
@@ -36,6 +38,12 @@ def name_steps(name: str) -> tuple[Step, ...]:
             raise ValueError(f"not a variable name: {name!r}")
         node = node.value
     return tuple(reversed(steps))
+
+
+def _negative_int(node: ast.expr) -> bool:
+    """``-1``: Python parses a negative index as a minus applied to a constant."""
+    return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant)
+            and type(node.operand.value) is int)
 
 
 def root_name(name: str) -> str:

@@ -483,3 +483,37 @@ class GraphReply(TypedDict, total=False):
     message: str | None
     message_key: Literal["leaf", "no_grad", "not_tensor"] | None
     truncated: bool
+
+
+class WatchSet(TypedDict):
+    """The watch this client now has: the name paths, the seconds between samples, whether it is paused."""
+
+    names: list[str]
+    every: float
+    paused: bool
+
+
+class WatchSample(TypedDict):
+    """One sample of a running program (the data of a :data:`WATCH_EVENT`).
+
+    ``seq`` counts the samples of one run from 1; ``t`` is seconds since the run started; ``frame``
+    the function whose locals were read (``"<module>"`` at the top level) and ``line`` its line (in
+    that code object's file); ``names`` the variables that exist there (at most 500); ``values`` maps
+    each watched name path that could be read to a number (int, float, bool: a non-finite float is
+    the string ``"nan"``, ``"inf"`` or ``"-inf"``) or to a tensor's facts
+    (``shape, dtype, device, numel, requires_grad, value`` (one element) ``, norm, min, max, mean,
+    nan, inf, grad_norm``, a field null when it cannot be had, ``note`` why); ``skipped`` maps the
+    others to one sentence (no such name here, a sparse tensor, a class whose code would run);
+    ``every`` is the interval now used (it grows when samples cost more than they should) and
+    ``cost`` what this sample took, in seconds of the sampling thread.
+    """
+
+    seq: int
+    t: float
+    frame: str | None
+    line: int | None
+    names: list[str]
+    values: dict[str, Any]
+    skipped: dict[str, str]
+    every: float
+    cost: float

@@ -30,6 +30,7 @@ from explorer.protocol.replies import (
     StepCaptured,
     StepCompared,
     ValuesReply,
+    WatchSet,
 )
 
 
@@ -278,6 +279,23 @@ class WatchGradients(Request[GradientsWatched]):
     max_nodes: int = 5000
 
 
+@dataclass(frozen=True)
+class Watch(Request[WatchSet]):
+    """Sample the running program for this client while code runs. Reply: :class:`WatchSet`.
+
+    ``names`` are name paths the resolver reads (``model.fc.weight``, ``history[-1]``,
+    ``opt.param_groups[0]['lr']``), looked up in the innermost user frame at each sample;
+    ``every`` the seconds between samples (at least 0.05); ``paused`` keeps the watch but takes
+    no samples. ``enabled=False`` ends the watch. Sent between runs; while code runs, pause
+    and resume travel on the control channel (:data:`WATCH_CONTROL`).
+    """
+
+    method: ClassVar[str] = "watch"
+    names: list[str] | None = None
+    every: float = 0.25
+    paused: bool = False
+    enabled: bool = True
+
 
 @dataclass(frozen=True)
 class ApplyFix(Request[PatchedScript]):
@@ -299,6 +317,6 @@ REQUESTS: dict[str, type[Request[Any]]] = {
     cls.method: cls for cls in (
         Hello, AfterRun, Snapshot, Overlaps, SetLanguage, ScriptContext, Image, Render, Values,
         MemoryMap, Graph, StatsStart, StatsPoll, StatsCancel, PrepareLoad, ClearError, SelectFrame, Resume,
-        StepCapture, StepCompare, SeedRandom, WatchGradients, ApplyFix,
+        StepCapture, StepCompare, SeedRandom, WatchGradients, Watch, ApplyFix,
     )
 }

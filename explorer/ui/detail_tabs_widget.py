@@ -1,4 +1,4 @@
-"""The tabs under the inspector: Image, Values, Stats, Memory, Graph for the selected variable.
+"""The tabs under the inspector: Image, Values, Stats, Memory, Graph for the selected variable, and Watch.
 
 Every view follows the window's selection (:class:`~explorer.ui.app_state.AppState`)
 and fetches only while it is visible (:class:`~explorer.ui.selection_fetch.SelectionFetch`),
@@ -27,11 +27,11 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QWidget
 
 #: Without a handshake (a kernel that never answers, a stand-in source), the shown tab is built after this long.
 BUILD_FALLBACK_MS = 3000
-_CLASSES = ("image", "values", "stats", "memory", "graph")
+_CLASSES = ("image", "values", "stats", "memory", "graph", "watch")
 #: Where each tab's view class lives: only the shown tab's module (matplotlib, networkx behind it) is imported.
 _MODULES = (("explorer.ui.image.image_view", "ImageView"), ("explorer.ui.values.values_view", "ValuesView"),
             ("explorer.ui.stats_view", "StatsView"), ("explorer.ui.memory_map_view", "MemoryMapView"),
-            ("explorer.ui.graph_view", "GraphView"))
+            ("explorer.ui.graph_view", "GraphView"), ("explorer.ui.watch_panel", "WatchPanel"))
 
 
 class DetailTabsWidget(QTabWidget):
@@ -39,10 +39,11 @@ class DetailTabsWidget(QTabWidget):
 
     _imported = Signal(int)  # a worker thread has imported the module of tab N (queued to the GUI thread)
 
-    def __init__(self, source: Any, state: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, source: Any, state: Any, parent: QWidget | None = None, watch: Any = None) -> None:
         super().__init__(parent)
         self._source = source
         self._state = state
+        self._watch = watch  # the window's WatchList (the Watch tab shows it)
         self._views: dict[int, QWidget] = {}
         self._started = False  # may the shown tab be built now?
         self._importing: set[int] = set()
@@ -123,7 +124,7 @@ class DetailTabsWidget(QTabWidget):
         """The view of tab *index*, made now and put in place of its placeholder (importing only its module)."""
         module, name = _MODULES[index]
         cls = getattr(importlib.import_module(module), name)
-        view = cls(self._source, self._state)
+        view = cls(self._source, self._state, self._watch) if name == "WatchPanel" else cls(self._source, self._state)
         self._views[index] = view
         current = self.currentIndex()
         placeholder = self.widget(index)
@@ -157,6 +158,10 @@ class DetailTabsWidget(QTabWidget):
     def graph(self) -> Any:
         return self._view(4)
 
+    @property
+    def watch(self) -> Any:
+        return self._view(5)
+
     def _view(self, index: int) -> Any:
         view = self._views.get(index)
         return view if view is not None else self._build(index)
@@ -173,13 +178,15 @@ class DetailTabsWidget(QTabWidget):
         super().setCurrentWidget(self.page_of(widget))
 
     def retranslate(self) -> None:
-        titles = (self.tr("Image"), self.tr("Values"), self.tr("Stats"), self.tr("Memory"), self.tr("Graph"))
+        titles = (self.tr("Image"), self.tr("Values"), self.tr("Stats"), self.tr("Memory"), self.tr("Graph"),
+                  self.tr("Watch"))
         tips = (
             self.tr("The tensor drawn as an image, with the channel order fixed automatically"),
             self.tr("The numbers themselves: pick two dimensions and slide through the others"),
             self.tr("Minimum, maximum, mean, standard deviation, NaN/Inf counts and a histogram"),
             self.tr("The memory block behind the variable and which cells each view reaches"),
             self.tr("The autograd graph backward() will walk, from the leaves to this tensor"),
+            self.tr("Curves of the watched values, drawn while the code runs (a loss falling, a norm growing)"),
         )
         for i, (title, tip) in enumerate(zip(titles, tips)):
             self.setTabText(i, title)

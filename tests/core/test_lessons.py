@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import itertools
 import re
 import traceback
 import unicodedata
@@ -20,6 +21,7 @@ from explorer.lessons import (
     check_lesson,
     lesson_cells,
     lesson_path,
+    lesson_watch,
     read_titles,
     render_lesson,
     split_cells,
@@ -365,6 +367,27 @@ def test_11_checklist_finds_each_cause(runs: dict) -> None:
     assert ns["hidden_grad"] is None and ns["out_grad"] is not None  # the detach() cut the first layer off
     assert ns["hidden_grad_fixed"] is not None and ns["hidden_grad_fixed"].abs().sum() > 0
     assert ns["scalar_loss"].dim() == 0 and ns["grad_after_mean"] is not None
+
+
+def test_12_a_learning_rate_too_high_explodes(runs: dict) -> None:
+    ns = _ns(runs, "12_exploding_gradients")
+    assert ns["w_small_value"] == pytest.approx(2.0, abs=1e-3)
+    assert ns["small_losses"][-1] < 1e-6 < ns["small_losses"][0]
+    big = ns["big_losses"]
+    assert all(later > earlier for earlier, later in itertools.pairwise(big))  # it grows at every step
+    assert ns["blew_up_after"] < 80 and big[-1] > 1e30  # stopped when the loss was no longer finite
+    assert ns["big_grads"][-1] > 1e15 * ns["big_grads"][0]
+    # The lesson's explanation: the error is multiplied by |1 - 2 lr mean(x^2)| per step.
+    assert ns["factor_small"] < 1 < ns["factor_big"]
+    assert ns["growth_per_step"] == pytest.approx(ns["factor_big"], rel=1e-3)
+
+
+def test_lessons_name_what_the_watch_tab_draws() -> None:
+    assert lesson_watch(Path(lesson_path("10")).read_text(encoding="utf-8")) == ["loss", "w", "b"]
+    assert lesson_watch(Path(lesson_path("12")).read_text(encoding="utf-8")) == ["loss", "w.grad"]
+    assert lesson_watch(Path(lesson_path("03")).read_text(encoding="utf-8")) == []
+    inside = "# title: T\n# 标题: 标\n\n# %%\n# watch: loss\nx = 1\n"
+    assert any("without '# en:'" in problem for problem in check_lesson(inside))  # only in the header
 
 
 def test_09_matmul_card_and_the_next_cell_give_one_answer() -> None:

@@ -107,7 +107,7 @@ def main() -> int:
         use_everything(window, out)
         window.set_presentation(False)
         record(window, "after presentation mode", out)
-        for tab in range(5):
+        for tab in range(window.details.count()):
             window.details.setCurrentIndex(tab)
             record(window, f"normal, tab {tab}", out)
         window.set_presentation(True)

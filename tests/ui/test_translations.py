@@ -349,11 +349,11 @@ def test_installing_chinese_retranslates_open_widgets(qtbot) -> None:
     tabs = DetailTabsWidget(InProcessSource({}), AppState())
     qtbot.addWidget(tabs)
     i18n.install_language("en")
-    english = ["Image", "Values", "Stats", "Memory", "Graph"]
+    english = ["Image", "Values", "Stats", "Memory", "Graph", "Watch"]
     qtbot.waitUntil(lambda: [tabs.tabText(i) for i in range(tabs.count())] == english)
     i18n.install_language("zh_CN")
     try:
-        qtbot.waitUntil(lambda: [tabs.tabText(i) for i in range(tabs.count())] == ["图像", "数值", "统计", "内存", "计算图"])
+        qtbot.waitUntil(lambda: [tabs.tabText(i) for i in range(tabs.count())] == ["图像", "数值", "统计", "内存", "计算图", "监视"])
         assert tabs.tabToolTip(0) == _zh("DetailTabsWidget", "The tensor drawn as an image, with the channel order fixed automatically")
     finally:
         i18n.install_language("en")

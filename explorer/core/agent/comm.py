@@ -38,6 +38,10 @@ class CommEndpoint:
         """Tell the client something it did not ask (code paused, resumed)."""
         self._send(protocol.event_message(name, data), [])
 
+    def watch_state(self) -> Any:
+        """The client's watch (a :class:`~explorer.core.agent.sampler.WatchState`), or None; read by the sampling thread."""
+        return self.client.watch
+
     def notify_replaced(self, names: list[str]) -> None:
         """The code that just ran replaced *names*, which the kernel's messaging calls (it may fall silent now)."""
         self.notify(protocol.REPLACED_EVENT, {"names": list(names)})

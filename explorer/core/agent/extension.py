@@ -21,6 +21,7 @@ from explorer.core.agent import machinery
 from explorer.core.agent.comm import CommEndpoint
 from explorer.core.agent.handlers import Agent
 from explorer.core.agent.pause import PauseHook
+from explorer.core.agent.sampler import Sampler
 from explorer.core.summary.guard import inspecting
 
 #: Warnings kept per run (a loop that warns a million times must not fill the kernel's memory).
@@ -46,6 +47,8 @@ class Extension:
         self._cell: str | None = None
         self.pause_hook: PauseHook | None = None
         self._watched: machinery.Watched | None = None  # what the kernel's messaging calls, as the running cell found it
+        self.sampler = Sampler(lambda: list(self.endpoints.values()), self.agent.user_namespace,
+                               lambda: shell.user_ns, code_filenames)
 
     # -- comm -------------------------------------------------------------------------
     def register(self) -> None:
@@ -56,6 +59,9 @@ class Extension:
         self.shell.events.register("post_run_cell", self._on_post_run_cell)
         warnings.showwarning = self._showwarning
         kernel = getattr(self.shell, "kernel", None)
+        handlers = getattr(kernel, "control_handlers", None)
+        if isinstance(handlers, dict):  # pause/resume of a watch while the shell is busy running code
+            handlers[protocol.WATCH_CONTROL] = self._on_watch_control
         if kernel is not None and hasattr(kernel, "raw_input"):
             self.pause_hook = PauseHook(kernel, self.agent, lambda: list(self.endpoints.values()), sys.breakpointhook)
             sys.breakpointhook = self.pause_hook
@@ -69,6 +75,10 @@ class Extension:
                 self.shell.events.unregister(event, callback)
             except ValueError:
                 pass
+        self.sampler.stop()
+        handlers = getattr(getattr(self.shell, "kernel", None), "control_handlers", None)
+        if isinstance(handlers, dict) and handlers.get(protocol.WATCH_CONTROL) == self._on_watch_control:
+            del handlers[protocol.WATCH_CONTROL]
         if warnings.showwarning == self._showwarning:
             warnings.showwarning = self._original_showwarning
         if self.pause_hook is not None and sys.breakpointhook is self.pause_hook:
@@ -85,18 +95,39 @@ class Extension:
         comm.on_msg(lambda msg: endpoint.on_message(msg["content"]["data"]) if _has_data(msg) else None)
         comm.on_close(lambda _msg: self.endpoints.pop(comm.comm_id, None))
 
+    # -- watching running code ------------------------------------------------------------
+    def _on_watch_control(self, stream: Any, ident: Any, parent: Any) -> None:
+        """Pause or resume one comm's watch (a control-channel message: it arrives while code runs).
+
+        Runs on ipykernel's control thread: it only swaps one immutable state, and answers.
+        """
+        content = parent.get("content") if isinstance(parent, dict) else None
+        content = content if isinstance(content, dict) else {}
+        endpoint = self.endpoints.get(str(content.get("comm_id")))
+        state = endpoint.client.watch if endpoint is not None else None
+        if endpoint is not None and state is not None:
+            endpoint.client.watch = state.with_paused(bool(content.get("paused")))
+        reply = {"comm_id": content.get("comm_id"), "paused": bool(content.get("paused")), "known": state is not None}
+        kernel = getattr(self.shell, "kernel", None)
+        session = getattr(kernel, "session", None)
+        if session is not None:
+            session.send(stream, protocol.WATCH_CONTROL_REPLY, reply, parent, ident=ident)
+
     # -- warnings ---------------------------------------------------------------------
     def _on_pre_run_cell(self, info: Any = None) -> None:
         self._watched = machinery.watch()
         self.agent.warnings = []
         self._cell = getattr(info, "raw_cell", None)
         self.agent.new_run(self._cell)
+        if self.endpoints:
+            self.sampler.start()
 
     def _on_post_run_cell(self, _result: Any = None) -> None:
         """When the cell replaced what the kernel's messaging calls, tell every client before the kernel may fall silent.
 
         Nothing here may call a builtin before the guard is on: the cell may have replaced it.
         """
+        self.sampler.stop()  # before the client's AfterRun: no sample after the run's snapshot
         before, self._watched = self._watched, None
         if before is None or not self.endpoints:
             return

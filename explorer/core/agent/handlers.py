@@ -43,6 +43,7 @@ class ClientState:
         self.frame: FrameChoice | None = None  # None: the namespace
         self.last_changes: dict[str, Any] = {}  # of the last run, to show again when the client leaves a frame
         self.pause = False  # the client answers PAUSE_PROMPT input requests (Hello.pause)
+        self.watch: Any = None  # a sampler.WatchState while the client watches running code (Watch)
 
 
 class Agent:
@@ -263,6 +264,14 @@ class Agent:
 
         return {"nodes": watch_gradients(self.user_namespace(), max_nodes=req.max_nodes)}
 
+    def watch(self, req: protocol.Watch, client: ClientState) -> protocol.WatchSet:
+        """Sample the running program for this client from the next run on (explorer.core.agent.sampler)."""
+        from explorer.core.agent.sampler import WatchState, watch_state
+
+        client.watch = watch_state(req)
+        state = client.watch if client.watch is not None else WatchState()
+        return state.reply() if client.watch is not None else {"names": [], "every": state.every, "paused": True}
+
     def apply_fix(self, req: protocol.ApplyFix, client: ClientState) -> protocol.PatchedScript:
         from explorer.core.fix_proof import patched_script
 
@@ -363,6 +372,7 @@ HANDLERS: dict[type[protocol.Request[Any]], Callable[[Agent, Any, ClientState], 
     protocol.StepCompare: Agent.step_compare,
     protocol.SeedRandom: Agent.seed_random,
     protocol.WatchGradients: Agent.watch_gradients,
+    protocol.Watch: Agent.watch,
     protocol.SelectFrame: Agent.select_frame,
     protocol.Resume: Agent.resume,
     protocol.ApplyFix: Agent.apply_fix,

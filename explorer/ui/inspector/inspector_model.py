@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPen, QPixmap
 
 from explorer import protocol
 from explorer.ui.inspector.inspector_columns import Column, columns
@@ -37,6 +37,25 @@ from explorer.ui.inspector.inspector_nodes import (
     visible,
 )
 from explorer.ui.palette import HIGHLIGHT_ALPHA, HighlightRole, group_color
+
+_PIN: list[QIcon] = []
+
+
+def pin_icon() -> QIcon:
+    """A small drawn pin (made once): the row's value is watched while code runs."""
+    if not _PIN:
+        pixmap = QPixmap(16, 16)
+        pixmap.fill(QColor(0, 0, 0, 0))
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(QColor("#555555"), 1.6))
+        painter.drawLine(8, 8, 8, 15)
+        painter.setBrush(QColor("#D55E00"))
+        painter.setPen(QPen(QColor("#8c3d00"), 1))
+        painter.drawEllipse(3, 1, 10, 9)
+        painter.end()
+        _PIN.append(QIcon(pixmap))
+    return _PIN[0]
 
 Index = QModelIndex | QPersistentModelIndex
 VAR_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -61,6 +80,7 @@ class InspectorModel(QAbstractItemModel):
         self._root = Node.root([])
         self._changes: dict[str, protocol.Change] = {}
         self._highlight: dict[str, HighlightRole] = {}
+        self._pinned: set[str] = set()  # watched names (the Watch tab), drawn with a pin
         self._by_name: dict[str, Node] = {}
         self._filter = ""
         self._limit = FETCH_ROWS  # top-level rows the view has been given
@@ -259,6 +279,18 @@ class InspectorModel(QAbstractItemModel):
             node.texts = None  # column texts may be words (the change column, a ✓) in the new language
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self._columns) - 1)
 
+    def set_pinned(self, names: list[str]) -> None:
+        """Mark the rows of watched names with a pin (the Watch tab draws them while code runs)."""
+        pinned = set(names)
+        if pinned == self._pinned:
+            return
+        touched = pinned | self._pinned
+        self._pinned = pinned
+        self._refresh_rows(touched)
+
+    def is_pinned(self, name: str) -> bool:
+        return name in self._pinned
+
     def set_highlight(self, roles: dict[str, HighlightRole]) -> None:
         """Highlight rows by name: ``{"t": "selected" | "overlap" | "same_allocation"}``."""
         if roles == self._highlight:
@@ -405,6 +437,8 @@ class InspectorModel(QAbstractItemModel):
             return self._tooltip(var, column)
         if role == Qt.ItemDataRole.DecorationRole and column.key == "memory_group" and var["memory_group"]:
             return QColor(group_color(var["memory_group"]))
+        if role == Qt.ItemDataRole.DecorationRole and column.key == "name" and var["name"] in self._pinned:
+            return pin_icon()
         if role == Qt.ItemDataRole.BackgroundRole:
             return self._background(var)
         if role == Qt.ItemDataRole.FontRole:

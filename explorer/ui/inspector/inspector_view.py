@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, QObject, QPoint, QSettings, Qt, QTimer
+from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, QObject, QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -35,7 +35,9 @@ from explorer.ui.selection_fetch import SelectionFetch
 
 
 class InspectorView(QWidget):
-    """Shows the model; the row the user picks becomes ``state.selection``."""
+    """Shows the model; the row the user picks becomes ``state.selection``; a row's menu pins it to the Watch tab."""
+
+    watch_toggled = Signal(str)  # a name path to watch while code runs, or to stop watching
 
     def __init__(self, model: InspectorModel, source: Any, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -64,6 +66,8 @@ class InspectorView(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._on_header_menu_requested)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._on_tree_menu_requested)
         self.relation = QLabel(self)
         self.relation.setWordWrap(True)
         self.relation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -232,6 +236,23 @@ class InspectorView(QWidget):
         self.model.set_filter(text)
 
     # -- columns -------------------------------------------------------------------------------
+    def _on_tree_menu_requested(self, pos: QPoint) -> None:
+        var = self.tree.indexAt(pos).data(VAR_ROLE)
+        if not var:
+            return
+        menu = QMenu(self)
+        self.add_watch_action(menu, var["name"])
+        menu.exec(self.tree.viewport().mapToGlobal(pos))
+
+    def add_watch_action(self, menu: QMenu, name: str) -> Any:
+        """The row menu's pin: watch *name* while code runs (its curve in the Watch tab), or stop."""
+        pinned = self.model.is_pinned(name)
+        action = menu.addAction(self.tr("Stop Watching {name}").format(name=name) if pinned
+                                else self.tr("Watch {name} While Running").format(name=name))
+        action.setToolTip(self.tr("Draw this value in the Watch tab while the code runs, without changing the code"))
+        action.triggered.connect(lambda _=False: self.watch_toggled.emit(name))
+        return action
+
     def _on_header_menu_requested(self, pos: QPoint) -> None:
         menu = QMenu(self)
         for section, column in enumerate(self.model.columns()):

@@ -178,6 +178,10 @@
         <translation>计算图</translation>
     </message>
     <message>
+        <source>Watch</source>
+        <translation>监视</translation>
+    </message>
+    <message>
         <source>The tensor drawn as an image, with the channel order fixed automatically</source>
         <translation>把张量画成图像，通道顺序会自动调整好</translation>
     </message>
@@ -196,6 +200,10 @@
     <message>
         <source>The autograd graph backward() will walk, from the leaves to this tensor</source>
         <translation>backward() 将要反向遍历的自动求导计算图：从叶子节点一直到这个张量</translation>
+    </message>
+    <message>
+        <source>Curves of the watched values, drawn while the code runs (a loss falling, a norm growing)</source>
+        <translation>监视中的值画成曲线，代码运行时就画出来（损失在下降，范数在增长）</translation>
     </message>
     <message>
         <source>Loading…</source>
@@ -951,6 +959,18 @@
     <message>
         <source>Could not check the shared memory: {why}</source>
         <translation>无法检查共享内存：{why}</translation>
+    </message>
+    <message>
+        <source>Stop Watching {name}</source>
+        <translation>停止监视 {name}</translation>
+    </message>
+    <message>
+        <source>Watch {name} While Running</source>
+        <translation>运行时监视 {name}</translation>
+    </message>
+    <message>
+        <source>Draw this value in the Watch tab while the code runs, without changing the code</source>
+        <translation>代码运行时在“监视”页画出这个值，不用改代码</translation>
     </message>
 </context>
 <context>
@@ -1764,6 +1784,82 @@ cols = t[:, 1:3]
     <message>
         <source>Only the first {cols} columns are listed.</source>
         <translation>只列出前 {cols} 列。</translation>
+    </message>
+</context>
+<context>
+    <name>WatchPanel</name>
+    <message>
+        <source>A name to watch while the code runs: loss, model.fc.weight, history[-1], opt.param_groups[0][&apos;lr&apos;]</source>
+        <translation>输入运行时要监视的名字：loss、model.fc.weight、history[-1]、opt.param_groups[0][&apos;lr&apos;]</translation>
+    </message>
+    <message>
+        <source>Watch</source>
+        <translation>监视</translation>
+    </message>
+    <message>
+        <source>Add this name: the next run draws its value as it changes (right-click a variable in the inspector to pin it instead)</source>
+        <translation>加入这个名字：下次运行时把它的变化画出来（也可以在变量列表里右键点变量来固定它）</translation>
+    </message>
+    <message>
+        <source>Stop watching</source>
+        <translation>停止监视</translation>
+    </message>
+    <message>
+        <source>Compare with the previous run</source>
+        <translation>与上一次运行对比</translation>
+    </message>
+    <message>
+        <source>Draw the previous run&apos;s curves dashed behind this run&apos;s</source>
+        <translation>把上一次运行的曲线用虚线画在这次的后面</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Stop taking samples (the curves stay); works while the code runs</source>
+        <translation>暂停采样（曲线保留）；代码运行时也能用</translation>
+    </message>
+    <message>
+        <source>Nothing is watched. Type a name above, or right-click a variable in the inspector and choose Watch While Running.</source>
+        <translation>还没有监视任何值。在上面输入名字，或在变量列表里右键点变量，选“运行时监视”。</translation>
+    </message>
+    <message>
+        <source>Paused: no samples are taken until you resume.</source>
+        <translation>已暂停：点“继续”之前不再采样。</translation>
+    </message>
+    <message>
+        <source>Run the code: these values will be drawn while it runs, about four times a second.</source>
+        <translation>运行代码：运行过程中每秒大约画四次这些值。</translation>
+    </message>
+    <message>
+        <source>{count} samples at the top level of the code, one every {every} s.</source>
+        <translation>在代码最外层采样 {count} 次，每 {every} 秒一次。</translation>
+    </message>
+    <message>
+        <source>{count} samples in {frame}(), one every {every} s.</source>
+        <translation>在 {frame}() 中采样 {count} 次，每 {every} 秒一次。</translation>
+    </message>
+    <message>
+        <source>Not read: {name} ({why}).</source>
+        <translation>没有读取：{name}（{why}）。</translation>
+    </message>
+    <message>
+        <source>gradient</source>
+        <extracomment>Beside a chart&apos;s title, in the gradient curve&apos;s colour: that curve is the gradient&apos;s norm.</extracomment>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>NaN or Inf: the value blew up</source>
+        <translation>出现 NaN 或 Inf：数值爆炸了</translation>
+    </message>
+    <message>
+        <source>seconds since the run started</source>
+        <translation>从运行开始算起的秒数</translation>
     </message>
 </context>
 <context>

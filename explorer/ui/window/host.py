@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from explorer.ui.editor.code_editor_widget import CodeEditorWidget
     from explorer.ui.inspector.inspector_model import InspectorModel
     from explorer.ui.inspector.inspector_view import InspectorView
+    from explorer.ui.watch_list import WatchList
     from explorer.ui.window.data_loader import DataLoader
     from explorer.ui.window.file_watch import DiskWatch
     from explorer.ui.window.main_actions import Actions
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
         inspector_model: InspectorModel
         inspector: InspectorView
         details: DetailTabsWidget
+        watch: WatchList
         step_panel: StepPanel
         pane_strip: PaneStrip
         recovery: RecoveryStore

@@ -30,6 +30,7 @@ from explorer.ui.i18n import LANGUAGES
 from explorer.ui.inspector.inspector_model import InspectorModel
 from explorer.ui.inspector.inspector_view import InspectorView
 from explorer.ui.kernel_extras import KernelExtras
+from explorer.ui.watch_list import WatchList
 from explorer.ui.window import main_actions
 from explorer.ui.window.data_loader import DataLoader
 from explorer.ui.window.file_watch import DiskWatch
@@ -102,7 +103,8 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self.banner = BannerWidget(self)
         self.inspector_model = InspectorModel(self)
         self.inspector = InspectorView(self.inspector_model, self.session, self.app_state, self)
-        self.details = DetailTabsWidget(self.session, self.app_state, self)
+        self.watch = WatchList(self.session, self)
+        self.details = DetailTabsWidget(self.session, self.app_state, self, watch=self.watch)
         left = QSplitter(Qt.Orientation.Vertical, self)
         left.addWidget(self.editor)
         bottom = QWidget(self)
@@ -153,6 +155,9 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self.session.ready.connect(self._on_session_ready)
         self.session.problem.connect(self._on_session_problem)
         self.inspector_model.out_of_step.connect(self._on_inspector_model_out_of_step)
+        self.inspector.watch_toggled.connect(self.watch.toggle)
+        self.watch.changed.connect(self.inspector_model.set_pinned)
+        self.watch.run_started.connect(self._on_watch_run_started)
         self.error_card.line_activated.connect(self._on_error_card_line_activated)
         self.fix_prover.checked.connect(self.error_card.show_proof)
         self.editor.document().modificationChanged.connect(self._on_editor_modification_changed)
@@ -237,6 +242,11 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self.editor.mark_error_line(None)
         self.error_card.clear()
         self.error_card.hide()
+
+    def _on_watch_run_started(self) -> None:
+        """A watched run began: show its curves (in presentation mode, only when the details are the pane shown)."""
+        if not self.is_presentation() or self.focused_pane() == "details":
+            self.details.setCurrentWidget(self.details.watch)
 
     def _run_loading_code(self, code: str, done: Any) -> None:
         """Run a data file's loading snippet visibly (the console shows it), then call *done*."""

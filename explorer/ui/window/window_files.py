@@ -14,7 +14,7 @@ import tempfile
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from explorer.lessons import LESSONS, lesson_path, render_lesson
+from explorer.lessons import LESSONS, lesson_path, lesson_watch, render_lesson
 from explorer.protocol.cells import is_cell_marker
 from explorer.ui.window.host import WindowHost
 from explorer.ui.window.recent_files import RecentFilesMenu
@@ -254,6 +254,10 @@ class WindowFilesMixin(WindowHost):
             return
         self._set_script(self._render_lesson(path), None)
         self._lesson_path = path
+        with open(path, encoding="utf-8") as handle:
+            watched = lesson_watch(handle.read())
+        if watched:  # the lesson's "# watch:" line: its curves are drawn while it runs
+            self.watch.set_names(watched)
         self.recovery.lesson = path
         self._update_title()
         self.editor.go_to_line(1)

@@ -1,0 +1,263 @@
+"""The Watch tab: curves of the watched values, growing while the code runs.
+
+Each watched scalar is one small chart over the run's time (a tensor is drawn as its norm, its
+gradient's norm beside it); the previous run's curve can be shown dashed behind it, to compare
+two runs (a learning rate changed, a bug fixed). Samples only append numbers
+(:class:`~explorer.ui.watch_list.WatchList`); the charts are redrawn by a timer, at most
+:data:`REDRAW_MS` apart and only while the tab is visible.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+from matplotlib.figure import Figure
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.ui.figure_fonts import families, points
+from explorer.ui.inspector.inspector_model import pin_icon
+from explorer.ui.watch_curves import GRAD_SUFFIX, Run
+from explorer.ui.watch_list import WatchList
+
+# The charts are redrawn at most this often while samples arrive.
+REDRAW_MS = 250
+# Charts drawn at most (the first watched names), and side by side.
+MAX_CHARTS = 6
+CHARTS_PER_ROW = 3
+# Okabe-Ito colours, as the memory groups use: this run, its gradient.
+COLORS = ("#0072B2", "#D55E00")
+PREVIOUS_COLOR = "#999999"
+
+
+class WatchPanel(QWidget):
+    """Shows a :class:`WatchList`: the names (add, remove), pause/resume, comparison, the charts."""
+
+    def __init__(self, source: Any, state: Any, watch: WatchList | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("watch_panel")
+        self.watch = watch if watch is not None else WatchList(source, self)
+        self._dirty = True
+        self._drawn_layout: tuple = ()
+        self.name_edit = QLineEdit(self)
+        self.add_button = QPushButton(self)
+        self.pause_button = QPushButton(self)
+        self.pause_button.setCheckable(True)
+        self.compare_box = QCheckBox(self)
+        self.names = QListWidget(self)  # one row of pinned names, as the inspector marks them
+        self.names.setFlow(QListView.Flow.LeftToRight)
+        self.names.setWrapping(False)
+        self.names.setSizeAdjustPolicy(QListWidget.SizeAdjustPolicy.AdjustToContents)
+        self.names.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.names.setFixedHeight(self.fontMetrics().height() + 16)
+        self.remove_button = QPushButton(self)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        self.figure = Figure(figsize=(4, 3))
+        self.figure.set_facecolor(self.palette().window().color().name())
+        self.canvas = FigureCanvasQTAgg(self.figure)
+        self.canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.canvas.setMinimumHeight(160)
+        top = QHBoxLayout()
+        top.addWidget(self.name_edit, 1)
+        top.addWidget(self.add_button)
+        top.addWidget(self.pause_button)
+        top.addWidget(self.compare_box)
+        middle = QHBoxLayout()
+        middle.addWidget(self.names, 1)
+        middle.addWidget(self.remove_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addLayout(middle)
+        layout.addWidget(self.status)
+        layout.addWidget(self.canvas, 1)
+        self._timer = QTimer(self)
+        self._timer.setInterval(REDRAW_MS)
+        self._timer.timeout.connect(self._on_timer_timeout)
+        self.name_edit.returnPressed.connect(self._on_add_clicked)
+        self.add_button.clicked.connect(self._on_add_clicked)
+        self.remove_button.clicked.connect(self._on_remove_clicked)
+        self.pause_button.toggled.connect(self.watch.set_paused)
+        self.compare_box.toggled.connect(self._mark_dirty)
+        self.watch.changed.connect(self._on_watch_changed)
+        self.watch.paused_changed.connect(self._on_watch_paused_changed)
+        self.watch.sampled.connect(self._mark_dirty)
+        self.watch.run_started.connect(self._mark_dirty)
+        self._on_watch_changed(self.watch.names)
+        self.retranslate()
+
+    # -- texts -------------------------------------------------------------------------------
+    def retranslate(self) -> None:
+        self.name_edit.setPlaceholderText(self.tr("A name to watch while the code runs: loss, model.fc.weight, "
+                                                  "history[-1], opt.param_groups[0]['lr']"))
+        self.add_button.setText(self.tr("Watch"))
+        self.add_button.setToolTip(self.tr("Add this name: the next run draws its value as it changes "
+                                           "(right-click a variable in the inspector to pin it instead)"))
+        self.remove_button.setText(self.tr("Stop watching"))
+        self.compare_box.setText(self.tr("Compare with the previous run"))
+        self.compare_box.setToolTip(self.tr("Draw the previous run's curves dashed behind this run's"))
+        self._on_watch_paused_changed(self.watch.paused)
+        self._show_status()
+        self._mark_dirty()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        elif event.type() == QEvent.Type.FontChange:
+            self.names.setFixedHeight(self.fontMetrics().height() + 16)
+            self._mark_dirty()
+        super().changeEvent(event)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._timer.start()
+        self._mark_dirty()
+
+    def hideEvent(self, event: Any) -> None:
+        self._timer.stop()  # nothing is drawn while the tab is hidden; the curves keep growing
+        super().hideEvent(event)
+
+    # -- the user's actions ------------------------------------------------------------------
+    def _on_add_clicked(self) -> None:
+        self.watch.add(self.name_edit.text())
+        self.name_edit.clear()
+
+    def _on_remove_clicked(self) -> None:
+        item = self.names.currentItem()
+        if item is not None:
+            self.watch.remove(item.data(Qt.ItemDataRole.UserRole))
+
+    def _on_watch_changed(self, names: list[str]) -> None:
+        self.names.clear()
+        for name in names:
+            item = QListWidgetItem(pin_icon(), name, self.names)
+            item.setData(Qt.ItemDataRole.UserRole, name)
+        self.remove_button.setEnabled(bool(names))
+        self._mark_dirty()
+
+    def _on_watch_paused_changed(self, paused: bool) -> None:
+        self.pause_button.blockSignals(True)
+        self.pause_button.setChecked(paused)
+        self.pause_button.blockSignals(False)
+        self.pause_button.setText(self.tr("Resume") if paused else self.tr("Pause"))
+        self.pause_button.setToolTip(self.tr("Stop taking samples (the curves stay); works while the code runs"))
+        self._show_status()
+
+    def _mark_dirty(self, *_args: Any) -> None:
+        self._dirty = True
+        if not self._timer.isActive() and self.isVisible():
+            self._timer.start()
+
+    def _on_timer_timeout(self) -> None:
+        if self._dirty and self.isVisible():
+            self._dirty = False
+            self._show_status()
+            self.redraw()
+
+    # -- drawing ---------------------------------------------------------------------------
+    def _show_status(self) -> None:
+        watch = self.watch
+        run = watch.curves.current
+        if not watch.names:
+            text = self.tr("Nothing is watched. Type a name above, or right-click a variable in the inspector "
+                           "and choose Watch While Running.")
+        elif watch.paused:
+            text = self.tr("Paused: no samples are taken until you resume.")
+        elif run.samples == 0:
+            text = self.tr("Run the code: these values will be drawn while it runs, about four times a second.")
+        else:
+            every = (watch.last_sample or {}).get("every")
+            seconds = every if isinstance(every, float) else watch.every
+            if run.frame in (None, "<module>"):
+                text = self.tr("{count} samples at the top level of the code, one every {every} s.").format(
+                    count=run.samples, every=f"{seconds:.2f}")
+            else:
+                text = self.tr("{count} samples in {frame}(), one every {every} s.").format(
+                    count=run.samples, frame=run.frame, every=f"{seconds:.2f}")
+            skipped = (watch.last_sample or {}).get("skipped") or {}
+            if skipped:
+                name, why = next(iter(skipped.items()))
+                text += " " + self.tr("Not read: {name} ({why}).").format(name=name, why=why)
+        self.status.setText(text)
+
+    def charted(self) -> list[str]:
+        """The names drawn, one chart each: those watched that have a curve in this run or the previous."""
+        curves = self.watch.curves
+        runs = [curves.current] + ([curves.previous] if curves.previous is not None else [])
+        return [n for n in self.watch.names if any(n in r.curves for r in runs)][:MAX_CHARTS]
+
+    def redraw(self) -> None:
+        """Draw one small chart per watched name (previous run dashed when compared)."""
+        names = self.charted()
+        figure = self.figure
+        figure.clear()
+        size = points(self)
+        compare = self.compare_box.isChecked() and self.watch.curves.previous is not None
+        if not names:
+            self.canvas.draw_idle()
+            return
+        columns = min(len(names), CHARTS_PER_ROW)
+        rows = -(-len(names) // columns)
+        grid = figure.subplots(rows, columns, squeeze=False)
+        axes = [grid[i // columns][i % columns] for i in range(len(names))]
+        for extra in range(len(names), rows * columns):
+            grid[extra // columns][extra % columns].set_visible(False)
+        current = self.watch.curves.current
+        for ax, name in zip(axes, names):
+            if compare:
+                _plot(ax, self.watch.curves.previous, name, PREVIOUS_COLOR, "--")
+            _plot(ax, current, name, COLORS[0], "-")
+            title = name if name in current.scalars else f"‖{name}‖"
+            ax.set_title(title, fontsize=size, fontfamily=families(title), loc="left")
+            if name + GRAD_SUFFIX in current.curves:
+                #: Beside a chart's title, in the gradient curve's colour: that curve is the gradient's norm.
+                grad = self.tr("gradient")
+                ax.set_title(grad, fontsize=size * 0.85, fontfamily=families(grad), loc="right", color=COLORS[1])
+            ax.tick_params(labelsize=size * 0.8)
+            if _spans_decades(current, name):
+                ax.set_yscale("log")  # a value that explodes (or vanishes) stays readable
+            ax.grid(True, alpha=0.3)
+            if name in current.nonfinite:
+                note = self.tr("NaN or Inf: the value blew up")
+                ax.text(0.99, 0.9, note, transform=ax.transAxes, ha="right", va="top", color="#D55E00",
+                        fontsize=size, fontfamily=families(note))
+        xlabel = self.tr("seconds since the run started")
+        for ax in axes[-columns:]:
+            ax.set_xlabel(xlabel, fontsize=size * 0.9, fontfamily=families(xlabel))
+        with warnings.catch_warnings():  # a pane too small for every label: drawn anyway
+            warnings.simplefilter("ignore")
+            figure.tight_layout()
+        self.canvas.draw_idle()
+
+
+def _spans_decades(run: Run, name: str) -> bool:
+    """True when every number of *name* (and its gradient) is positive and they span two decades or more."""
+    ys = [y for key in (name, name + GRAD_SUFFIX) for y in (run.curves.get(key) or ((), ()))[1] if y is not None]
+    return bool(ys) and min(ys) > 0 and max(ys) / min(ys) >= 100
+
+
+def _plot(ax: Any, run: Run | None, name: str, color: str, style: str) -> None:
+    if run is None:
+        return
+    found = run.curves.get(name)
+    if found:
+        ax.plot(found[0], [float("nan") if y is None else y for y in found[1]], style, color=color, linewidth=1.6)
+    grad = run.curves.get(name + GRAD_SUFFIX)
+    if grad:
+        ax.plot(grad[0], [float("nan") if y is None else y for y in grad[1]], style, color=COLORS[1], linewidth=1.2)
