@@ -25,10 +25,10 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QWidget
 
-#: Without a handshake (a kernel that never answers, a stand-in source), the shown tab is built after this long.
+# Without a handshake (a kernel that never answers, a stand-in source), the shown tab is built after this long.
 BUILD_FALLBACK_MS = 3000
 _CLASSES = ("image", "values", "stats", "memory", "graph", "watch")
-#: Where each tab's view class lives: only the shown tab's module (matplotlib, networkx behind it) is imported.
+# Where each tab's view class lives: only the shown tab's module (matplotlib, networkx behind it) is imported.
 _MODULES = (("explorer.ui.image.image_view", "ImageView"), ("explorer.ui.values.values_view", "ValuesView"),
             ("explorer.ui.stats_view", "StatsView"), ("explorer.ui.memory_map_view", "MemoryMapView"),
             ("explorer.ui.graph_view", "GraphView"), ("explorer.ui.watch_panel", "WatchPanel"))
