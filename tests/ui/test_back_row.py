@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 
 from explorer.lessons import LESSONS
 from tests.ui.quiet_window import quiet_window
@@ -23,3 +23,93 @@ def test_data_ptr_is_shown_by_default(qtbot) -> None:
     tree = window.inspector.tree
     section = window.inspector.model.column_of("data_ptr")
     assert not tree.isColumnHidden(section)
+
+
+def _inspector(qtbot, width: int = 900, height: int = 400):
+    from explorer.ui.app_state import AppState
+    from explorer.ui.inspector.inspector_model import InspectorModel
+    from explorer.ui.inspector.inspector_view import InspectorView
+    from tests.ui.fakes import InProcessSource
+
+    model = InspectorModel()
+    view = InspectorView(model, InProcessSource({}), AppState())
+    qtbot.addWidget(view)
+    view.resize(width, height)
+    view.show()
+    qtbot.waitExposed(view)
+    return model, view
+
+
+def _show(qtbot, model, variables, seq) -> None:
+    with qtbot.waitSignal(model.modelReset, timeout=10_000):
+        model.apply_snapshot({"full": True, "seq": seq, "variables": variables, "removed": [], "order": None,
+                              "changes": {v["name"]: {"status": "new"} for v in variables}})
+
+
+def _bold_width(view, text: str) -> int:
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    font = QFont(view.tree.font())
+    font.setBold(True)
+    return QFontMetrics(font).horizontalAdvance(text)
+
+
+def test_the_name_column_grows_to_names_of_a_later_step_and_to_expanded_keys(qtbot) -> None:
+    from tests.ui.fakes import var
+
+    model, view = _inspector(qtbot)
+    _show(qtbot, model, [var("x", shape=[2])], 1)  # lesson 07's first step: one short name
+    longer = "x_is_leaf_after_backward"
+    sd = var("model_sd", "dict", children=[var("model_sd['fc.weight']", shape=[1, 3]),
+                                          var("model_sd['fc.bias']", shape=[1])])
+    _show(qtbot, model, [var("x", shape=[2]), var(longer, "other"), sd], 2)
+    tree = view.tree
+    assert tree.columnWidth(0) > _bold_width(view, longer)
+    tree.expand(model.index_of("model_sd"))
+    assert tree.columnWidth(0) > _bold_width(view, "model_sd['fc.weight']") + tree.indentation()
+    assert tree.textElideMode() == Qt.TextElideMode.ElideMiddle  # a too-long name keeps its end: weight vs bias
+
+
+def test_a_very_long_name_stops_at_the_limit_and_is_whole_in_its_tooltip(qtbot) -> None:
+    from explorer.ui.inspector.inspector_view import NAME_LIMIT
+    from tests.ui.fakes import var
+
+    model, view = _inspector(qtbot)
+    name = "a_name_much_longer_than_any_column_should_ever_be_on_a_projector_screen_really"
+    _show(qtbot, model, [var(name, shape=[2])], 1)
+    assert view.tree.columnWidth(0) <= view.tree.fontMetrics().horizontalAdvance("M") * NAME_LIMIT
+    tip = model.index_of(name).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip.splitlines()[0] == name
+
+
+def test_the_names_stay_when_the_table_scrolls_sideways(qtbot) -> None:
+    from PySide6.QtCore import QPoint
+
+    from tests.ui.fakes import var
+
+    model, view = _inspector(qtbot, width=360)
+    names = [f"tensor_{i}" for i in range(40)]
+    _show(qtbot, model, [var(n, shape=[2, 3], dtype="float32", device="cpu", strides=[3, 1]) for n in names], 1)
+    tree = view.tree
+    bar = tree.horizontalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    bar.setValue(bar.maximum())  # to Offset, Grad
+    frozen = view.frozen
+    assert frozen.isVisible()
+    qtbot.waitUntil(lambda: frozen.width() == tree.columnWidth(0) == frozen.columnWidth(0))
+    assert frozen.geometry().left() == tree.frameWidth()
+    row = frozen.visualRect(model.index(0, 0))
+    at = frozen.indexAt(QPoint(4, row.center().y()))
+    assert at.column() == 0 and at.data() == names[0]
+    # scrolling down moves both, and a click on a frozen name selects its row
+    qtbot.waitUntil(lambda: tree.verticalScrollBar().maximum() > 10)
+    tree.verticalScrollBar().setValue(10)
+    qtbot.waitUntil(lambda: frozen.verticalScrollBar().value() == 10)
+    top = frozen.indexAt(QPoint(4, 2))
+    assert top.data() == tree.indexAt(QPoint(tree.columnWidth(0) + 4, 2)).siblingAtColumn(0).data()
+    qtbot.mouseClick(frozen.viewport(), Qt.MouseButton.LeftButton, pos=frozen.visualRect(top).center())
+    assert view.app_state.selected_name == top.data()
+    _show(qtbot, model, [var(n, shape=[2, 3]) for n in names] + [var("sd", "dict", children=[var("sd['k']")])], 2)
+    assert all(frozen.isColumnHidden(s) for s in range(1, model.columnCount()))  # a reset keeps it one column
+    tree.expand(model.index_of("sd"))
+    assert frozen.isExpanded(frozen.model().mapFromSource(model.index_of("sd")))
