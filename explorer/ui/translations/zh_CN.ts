@@ -1602,6 +1602,24 @@ cols = t[:, 1:3]
         </translation>
     </message>
     <message>
+        <source>Replaying {done} of {count}…</source>
+        <translation>正在重放第 {done} 条，共 {count} 条…</translation>
+    </message>
+    <message>
+        <source>Waiting for the kernel to start (importing torch takes a moment): the step runs as soon as it is ready.</source>
+        <translation>正在等待内核启动（导入 torch 需要一点时间）：内核一就绪，这一步就会执行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>F10 pressed %n more time(s): those steps run next, one after another.</source>
+        <translation>
+            <numerusform>又按了 %n 次 F10：这几步会接着依次执行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Step-through (F10)</source>
+        <translation>逐步执行（F10）</translation>
+    </message>
+    <message>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
@@ -1935,6 +1953,10 @@ See what every tensor is: shape, dtype, device, strides, shared memory, autograd
 </context>
 <context>
     <name>WindowStepsMixin</name>
+    <message>
+        <source>Busy stepping back: F10 works again once the replay is done</source>
+        <translation>正在后退一步：重放结束后才能再按 F10</translation>
+    </message>
     <message>
         <source>Nothing to step back: no statement was stepped yet</source>
         <translation>无法后退：还没有单步执行过任何语句</translation>

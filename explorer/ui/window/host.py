@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
+    from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QWidget
 
     from explorer.client.run_queue import RunQueue
     from explorer.client.step import Stepper
@@ -48,11 +48,13 @@ if TYPE_CHECKING:
         file_path: str | None
         loader: DataLoader
         stepper: Stepper
+        kernel_label: QLabel
         _splitters: dict[str, QSplitter]
 
         @property
         def language(self) -> str: ...
         def sync_script_context(self) -> None: ...
         def lesson_open(self) -> bool: ...
+        def _on_session_status_changed(self, status: Any) -> None: ...
 else:
     WindowHost = object

@@ -265,7 +265,9 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
                  "busy": self.tr("Kernel busy"), "restarting": self.tr("Kernel restarting…"),
                  "dead": self.tr("Kernel stopped")}
         colors = {"starting": "#E69F00", "idle": "#009E73", "busy": "#D55E00", "restarting": "#E69F00", "dead": "#888888"}
-        self.kernel_label.setText(f"<span style='color:{colors.get(status, '#888')}'>●</span> {texts.get(status, status)}")
+        if not (self.stepper.is_replaying() and status in ("idle", "busy")):  # a replay shows its progress there
+            self.kernel_label.setText(f"<span style='color:{colors.get(status, '#888')}'>●</span> "
+                                      f"{texts.get(status, status)}")
         self.kernel_label.setToolTip(self.tr("The Python process that runs your code. Stop interrupts it; Restart starts a fresh one."))
         # Enabled whenever a kernel runs: the GUI may not have heard "busy" yet when the user
         # presses Stop, and interrupting an idle kernel does no harm.
