@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QAbstractSlider, QWidget
 
 from explorer.lessons import LESSONS
 from tests.ui.quiet_window import quiet_window
@@ -113,3 +114,34 @@ def test_the_names_stay_when_the_table_scrolls_sideways(qtbot) -> None:
     assert all(frozen.isColumnHidden(s) for s in range(1, model.columnCount()))  # a reset keeps it one column
     tree.expand(model.index_of("sd"))
     assert frozen.isExpanded(frozen.model().mapFromSource(model.index_of("sd")))
+
+
+class _Console(QWidget):
+    """qtconsole's shape as the window sees it: the text is ``_control``, ``font`` a property."""
+
+    font = property(lambda self: self._control.font(), lambda self, font: self._control.setFont(font))  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout
+
+        self._control = QPlainTextEdit(self)
+        QVBoxLayout(self).addWidget(self._control)
+
+
+def test_the_console_shows_the_newest_output_after_each_run(qtbot) -> None:
+    window = quiet_window(qtbot)
+    console = _Console()
+    window.attach_console(console)
+    bar = console._control.verticalScrollBar()
+    console._control.appendPlainText("\n".join(f"Traceback line {i}" for i in range(200)))  # the first error
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    bar.setValue(0)  # where qtconsole leaves it while another client's output comes in
+    window.runs.finished.emit(None, {})
+    console._control.appendPlainText("\n".join(f"second error {i}" for i in range(200)))
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum() and bar.maximum() > 200)
+    # the user scrolls up to read: the console stays there until the next run
+    bar.triggerAction(QAbstractSlider.SliderAction.SliderToMinimum)
+    qtbot.waitUntil(lambda: not window.console_follow.following)
+    console._control.appendPlainText("more")
+    assert bar.value() == 0

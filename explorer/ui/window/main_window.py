@@ -23,6 +23,7 @@ from explorer.client.states import KernelStatus, ProblemKind
 from explorer.protocol.cells import has_code
 from explorer.ui.app_state import AppState
 from explorer.ui.banner_widget import BannerWidget
+from explorer.ui.console_follow import ConsoleFollow
 from explorer.ui.detail_tabs_widget import DetailTabsWidget
 from explorer.ui.editor.code_editor_widget import CodeEditorWidget
 from explorer.ui.error_card_view import ErrorCardView
@@ -165,6 +166,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self._bottom_layout.replaceWidget(self.console, console)
         self.console.deleteLater()
         self.console = console
+        self.console_follow = ConsoleFollow(self.runs, console)  # the newest output after each run
         self._apply_fonts()
 
     # -- language and fonts -----------------------------------------------------------------
