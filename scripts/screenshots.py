@@ -9,6 +9,12 @@ temporary folder, so your own window layout and language are not used or
 changed.
 
 usage: scripts/screenshots.py [--drive PATH] [--out docs/screenshots] [--only NAME ...]
+       scripts/screenshots.py --lessons [--out build/lesson-shots]
+
+``--lessons`` makes the projector check instead of the README's pictures:
+lessons 03 and 07 in presentation mode, stepped with F10, at 1024x768 and
+1280x720, in English and Chinese (``lesson07-1024x768-zh.png``...). Look at each:
+every variable name must be whole and at least 12 lines of code visible.
 
 ``--drive`` is the driving tool (default ``../shared/tools/drive`` beside the
 checkout, or ``$TE_DRIVE``): ``drive STEPS OUT_DIR COMMAND...`` runs COMMAND on a
@@ -77,6 +83,7 @@ class Scene:
     name: str
     args: tuple[str, ...]
     keys: tuple[str, ...]
+    screen: str = SCREEN
 
 
 def select(row: str, rows: tuple[str, ...] = DEMO_ROWS) -> tuple[str, ...]:
@@ -106,6 +113,22 @@ def scenes(demo: Path, step: Path, failing: Path) -> list[Scene]:
     ]
 
 
+#: F10 presses for each lesson of the projector check: far enough that most of its variables exist.
+LESSON_STEPS = {"03": 12, "07": 10}
+
+
+def lesson_scenes() -> list[Scene]:
+    """Lessons 03 and 07 stepped with F10 in presentation mode, on both projector sizes, in both languages."""
+    made = []
+    for lesson, steps in LESSON_STEPS.items():
+        for screen in ("1024x768x24", "1280x720x24"):
+            for lang in ("en", "zh_CN"):
+                size = screen.rsplit("x", 1)[0]
+                made.append(Scene(f"lesson{lesson}-{size}-{lang[:2]}", ("--lang", lang, "--presentation", "--lesson", lesson),
+                                  ("key ctrl+1", *(["key F10", "wait 2"] * steps)), screen))
+    return made
+
+
 def find_drive(given: str | None) -> Path:
     candidates = [given, os.environ.get("TE_DRIVE"), str(ROOT.parent / "shared" / "tools" / "drive"),
                   "/work/shared/tools/drive"]
@@ -120,7 +143,7 @@ def shoot(drive: Path, scene: Scene, work: Path, out: Path) -> Path:
     steps = work / f"{scene.name}.steps"
     steps.write_text("\n".join((f"wait {START_WAIT}",) + scene.keys + ("wait 3", f"shot {scene.name}", "geometry",
                                                                         "alive")) + "\n")
-    env = dict(os.environ, SCREEN_SIZE=SCREEN, XDG_CONFIG_HOME=str(work / scene.name / "config"),
+    env = dict(os.environ, SCREEN_SIZE=scene.screen, XDG_CONFIG_HOME=str(work / scene.name / "config"),
                XDG_DATA_HOME=str(work / scene.name / "data"),
                TENSOR_EXPLORER_DATA_DIR=str(work / scene.name / "recovery"))
     shots = work / "shots"
@@ -132,11 +155,12 @@ def shoot(drive: Path, scene: Scene, work: Path, out: Path) -> Path:
         sys.exit(f"{scene.name}: no screenshot was taken\n{report}")
     size = re.search(r"Geometry: (\d+)x(\d+)", report)
     where = re.search(r"Position: (-?\d+),(-?\d+)", report)
+    width, height = (int(n) for n in scene.screen.split("x")[:2])
     if size and where:
         right = int(where.group(1)) + int(size.group(1))
         bottom = int(where.group(2)) + int(size.group(2))
-        if right > 1280 or bottom > 720:
-            print(f"warning: {scene.name}: the window reaches {right}x{bottom}, beyond the 1280x720 screen")
+        if right > width or bottom > height:
+            print(f"warning: {scene.name}: the window reaches {right}x{bottom}, beyond the {width}x{height} screen")
     if "app alive" not in report:
         print(f"warning: {scene.name}: the app was not running at the end\n{report}")
     target = out / f"{scene.name}.png"
@@ -154,9 +178,12 @@ def shoot(drive: Path, scene: Scene, work: Path, out: Path) -> Path:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--drive")
-    parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
+    parser.add_argument("--out")
     parser.add_argument("--only", nargs="*")
+    parser.add_argument("--lessons", action="store_true", help="the projector check of lessons 03 and 07")
     args = parser.parse_args()
+    if args.out is None:
+        args.out = str(ROOT / "build" / "lesson-shots") if args.lessons else str(ROOT / "docs" / "screenshots")
     drive = find_drive(args.drive)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -166,7 +193,7 @@ def main() -> int:
         demo.write_text(DEMO)
         step.write_text(STEP)
         failing.write_text(FAILING)
-        for scene in scenes(demo, step, failing):
+        for scene in lesson_scenes() if args.lessons else scenes(demo, step, failing):
             if args.only and scene.name not in args.only:
                 continue
             print("saved", shoot(drive, scene, work, out))
