@@ -34,7 +34,7 @@ from explorer.ui.inspector.inspector_model import VAR_ROLE, InspectorModel
 from explorer.ui.palette import HighlightRole
 from explorer.ui.selection_fetch import SelectionFetch
 
-#: The Name column grows to fit names up to this many characters (of "M" width); longer ones are elided.
+# The Name column grows to fit names up to this many characters (of "M" width); longer ones are elided.
 NAME_LIMIT = 32
 
 
