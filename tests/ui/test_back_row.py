@@ -145,3 +145,20 @@ def test_the_console_shows_the_newest_output_after_each_run(qtbot) -> None:
     qtbot.waitUntil(lambda: not window.console_follow.following)
     console._control.appendPlainText("more")
     assert bar.value() == 0
+
+
+def test_presentation_mode_gives_the_code_the_room_and_the_console_is_a_key_away(qtbot) -> None:
+    from PySide6.QtWidgets import QToolBar
+
+    window = quiet_window(qtbot)
+    window.resize(1024, 768)
+    window.set_presentation(True)
+    left = window._splitters["left"]
+    qtbot.waitUntil(lambda: left.sizes()[0] > 3 * left.sizes()[1])  # the console keeps its newest lines
+    assert not window.findChild(QToolBar, "main_toolbar").isVisible()  # its buttons are keys
+    window.actions_["toggle_console"].trigger()  # Ctrl+4
+    qtbot.waitUntil(lambda: abs(left.sizes()[0] - left.sizes()[1]) <= 2)
+    window.actions_["toggle_console"].trigger()
+    qtbot.waitUntil(lambda: left.sizes()[0] > 3 * left.sizes()[1])
+    window.set_presentation(False)
+    assert window.findChild(QToolBar, "main_toolbar").isVisible()

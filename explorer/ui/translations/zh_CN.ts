@@ -1123,6 +1123,14 @@
         <translation>演示模式：放大显示图像、数值、统计、内存和计算图标签页</translation>
     </message>
     <message>
+        <source>Show the Con&amp;sole</source>
+        <translation>显示控制台(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Presentation mode: the console under the code big, or small again (Ctrl+4)</source>
+        <translation>演示模式：把代码下方的控制台放大，再按一次又缩小（Ctrl+4）</translation>
+    </message>
+    <message>
         <source>&amp;Next Pane</source>
         <translation>下一个面板(&amp;N)</translation>
     </message>

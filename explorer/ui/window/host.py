@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from explorer.ui.banner_widget import BannerWidget
     from explorer.ui.detail_tabs_widget import DetailTabsWidget
     from explorer.ui.editor.code_editor_widget import CodeEditorWidget
+    from explorer.ui.error_card_view import ErrorCardView
     from explorer.ui.inspector.inspector_model import InspectorModel
     from explorer.ui.inspector.inspector_view import InspectorView
     from explorer.ui.window.data_loader import DataLoader
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
         inspector: InspectorView
         details: DetailTabsWidget
         step_panel: StepPanel
+        error_card: ErrorCardView
         pane_strip: PaneStrip
         recovery: RecoveryStore
         disk_watch: DiskWatch

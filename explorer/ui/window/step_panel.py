@@ -52,6 +52,7 @@ class StepPanel(QFrame):
         self.notice.setWordWrap(True)
         self.notice.hide()
         self._queued = 0
+        self._max_lines = MAX_LINES
         self._waiting = False
         self._replayed: int | None = None
         self._cells: list[QWidget] = []
@@ -192,10 +193,17 @@ class StepPanel(QFrame):
         label.show()  # a label added to a shown panel waits for a later show: the layout would skip it
         self._cells.append(label)
 
+    def set_max_lines(self, lines: int | None) -> None:
+        """The rows take at most *lines* text lines of height (None: MAX_LINES); presentation mode gives
+        the code the room."""
+        self._max_lines = lines or MAX_LINES
+        if self._result is not None:
+            self._fit_height()
+
     def _fit_height(self) -> None:
-        """As tall as the rows, up to MAX_LINES lines (then it scrolls)."""
+        """As tall as the rows, up to ``_max_lines`` lines (then it scrolls)."""
         self._body.adjustSize()
-        height = min(self._body.sizeHint().height() + 4, self.fontMetrics().height() * MAX_LINES)
+        height = min(self._body.sizeHint().height() + 4, self.fontMetrics().height() * self._max_lines)
         self._scroll.setFixedHeight(height)
 
     # -- words ----------------------------------------------------------------------------

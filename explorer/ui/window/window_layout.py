@@ -13,19 +13,46 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt
-from PySide6.QtGui import QFont, QGuiApplication, QScreen, QShowEvent
-from PySide6.QtWidgets import QApplication, QLabel, QWidget
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QScreen, QShowEvent
+from PySide6.QtWidgets import QApplication, QLabel, QToolBar, QWidget
 
 from explorer.ui.window.host import WindowHost
 from explorer.ui.window.pane_strip import PANES
 
 PRESENTATION_SCALE = 1.8
+# Presentation mode: the menu bar, the pane buttons and the status bar are for the teacher, not the class;
+# this smaller scale leaves their rows' height to the code.
+CHROME_SCALE = 1.25
 # The size the window would like on a big screen.
 PREFERRED_SIZE = QSize(1500, 950)
 # Room left for the window manager's frame (title bar, borders) before the real frame is known.
 FRAME_ALLOWANCE = QSize(16, 48)
 ZOOM_STEP, MIN_ZOOM, MAX_ZOOM = 1.15, 0.5, 4.0
+# Presentation mode, code pane: the console under the code keeps this many lines (its newest output), one
+# while the step panel shows what the step did; Ctrl+4 gives it half the pane.
+PRESENTATION_CONSOLE_LINES = 2
+# Presentation mode: the step panel's before/after rows take at most this many lines, then scroll.
+PRESENTATION_STEP_LINES = 4
+
+
+class _Refit(QObject):
+    """Calls *refit* on the next turn when a watched widget is shown, hidden or asks for a new layout."""
+
+    _EVENTS = (QEvent.Type.Show, QEvent.Type.Hide, QEvent.Type.LayoutRequest, QEvent.Type.Resize)
+
+    def __init__(self, refit: Any, parent: QObject) -> None:
+        super().__init__(parent)
+        self._refit = refit
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(refit)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in self._EVENTS:
+            self._timer.start()
+        return False
 
 
 def available_geometry(widget: QWidget) -> QRect:
@@ -53,6 +80,14 @@ class WindowLayoutMixin(WindowHost):
         self._pane = "editor"
         self._normal_geometry: QByteArray | None = None  # saveGeometry() before presentation mode
         self._normal_sizes: dict[str, list[int]] = {}
+        self._console_big = False  # Ctrl+4 in presentation mode: the console gets half the code pane
+        self._refit = _Refit(self._fit_code_pane, self)
+
+    def _watch_code_pane(self) -> None:
+        """The step panel and the error card change the room the code needs, and so does the pane's height."""
+        for widget in (self.step_panel, self.error_card, self._splitters["left"]):
+            widget.removeEventFilter(self._refit)
+            widget.installEventFilter(self._refit)
 
     # -- fitting the screen ------------------------------------------------------------
     def _frame_margins(self) -> QSize:
@@ -124,6 +159,11 @@ class WindowLayoutMixin(WindowHost):
             self.setWindowState(self.windowState() | Qt.WindowState.WindowFullScreen)
         self._apply_fonts()
         self.pane_strip.setVisible(on)
+        toolbar = self.findChild(QToolBar, "main_toolbar")
+        if toolbar is not None:  # every button is a key (F5, F10, Shift+F10...): its row is code lines
+            toolbar.setVisible(not on)
+        self.step_panel.set_max_lines(PRESENTATION_STEP_LINES if on else None)
+        self._watch_code_pane()
         if on:
             self._apply_pane_focus()
         else:
@@ -176,6 +216,43 @@ class WindowLayoutMixin(WindowHost):
         self.pane_strip.set_current(self._pane)
         if not on_left:
             right.setSizes([1, 1])  # the visible one takes all the room
+        else:
+            self._fit_code_pane()
+
+    def toggle_console(self) -> None:
+        """Ctrl+4: in presentation mode, the console under the code big (half the pane) or small again."""
+        if not self._presentation:
+            self.console.setFocus()
+            return
+        self._console_big = not self._console_big
+        self.focus_pane("editor")
+        self._fit_code_pane()
+        if self._console_big:
+            self.console.setFocus()
+
+    def _fit_code_pane(self) -> None:
+        """Presentation mode: the code gets the room; under it the step panel or error card as they need,
+        and the console PRESENTATION_CONSOLE_LINES lines (half the pane after Ctrl+4)."""
+        if not (self._presentation and self._pane == "editor"):
+            return
+        left = self._splitters["left"]
+        total = sum(left.sizes()) or left.height()
+        if total <= 0:
+            return
+        if self._console_big:
+            left.setSizes([total // 2, total - total // 2])
+            return
+        console: Any = self.console
+        font = console.font if isinstance(getattr(console, "font", None), QFont) else console.font()
+        stepping = self.step_panel.isVisibleTo(self)
+        lines = 1 if stepping else PRESENTATION_CONSOLE_LINES
+        needed = QFontMetrics(font).lineSpacing() * lines + 12  # and the frame
+        for widget in (self.step_panel, self.error_card):
+            if widget.isVisibleTo(self):
+                needed += widget.sizeHint().height() + 6
+        needed = min(needed, total * 2 // 3)
+        if abs(left.sizes()[1] - needed) > 2:
+            left.setSizes([total - needed, needed])
 
     # -- fonts and zoom --------------------------------------------------------------------
     def zoom_in(self) -> None:
@@ -194,6 +271,13 @@ class WindowLayoutMixin(WindowHost):
         font = QFont(QApplication.font())
         font.setPointSizeF(size)
         QApplication.setFont(font)
+        for chrome in (self.menuBar(), self.pane_strip, self.statusBar()):
+            if self._presentation:
+                small = QFont(font)
+                small.setPointSizeF(self._base_point_size * self._zoom * CHROME_SCALE)
+                chrome.setFont(small)
+            else:
+                chrome.setFont(QFont())  # the application's font again
         mono = QFont(self.editor.font())
         mono.setPointSizeF(size)
         self.editor.setFont(mono)
@@ -204,6 +288,8 @@ class WindowLayoutMixin(WindowHost):
             console.font = console_font
         if not self._presentation:
             self.fit_to_screen()
+        else:
+            self._refit.eventFilter(self, QEvent(QEvent.Type.LayoutRequest))  # new font, new line heights
 
     # -- figure fonts ----------------------------------------------------------------------
     def _check_figure_font(self) -> None:
