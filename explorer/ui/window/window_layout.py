@@ -167,6 +167,7 @@ class WindowLayoutMixin(WindowHost):
         if on:
             self._apply_pane_focus()
         else:
+            self.console.setMinimumHeight(0)  # its own minimum again
             self._leave_presentation_layout()
             self.setWindowState(self.windowState() & ~Qt.WindowState.WindowFullScreen)
             if self._normal_geometry is not None:
@@ -243,6 +244,7 @@ class WindowLayoutMixin(WindowHost):
             left.setSizes([total // 2, total - total // 2])
             return
         console: Any = self.console
+        console.setMinimumHeight(1)  # qtconsole's own minimum is three lines: the code needs them more
         font = console.font if isinstance(getattr(console, "font", None), QFont) else console.font()
         stepping = self.step_panel.isVisibleTo(self)
         lines = 1 if stepping else PRESENTATION_CONSOLE_LINES
