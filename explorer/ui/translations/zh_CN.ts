@@ -156,6 +156,29 @@
     </message>
 </context>
 <context>
+    <name>ConsoleWords</name>
+    <message>
+        <source>The Python console: type code here and press Enter; the variables it makes appear in the inspector too.
+</source>
+        <translation>Python 控制台：在这里输入代码，按回车运行；它创建的变量也会显示在变量列表里。
+</translation>
+    </message>
+    <message>
+        <source>Python {python}, IPython {ipython}. A name followed by ? shows its help.
+</source>
+        <translation>Python {python}，IPython {ipython}。在名字后面加 ? 可以查看它的帮助。
+</translation>
+    </message>
+    <message>
+        <source>Kernel died, restarting</source>
+        <translation>内核已退出，正在重启</translation>
+    </message>
+    <message>
+        <source>Kernel restarting</source>
+        <translation>内核正在重启</translation>
+    </message>
+</context>
+<context>
     <name>DetailTabsWidget</name>
     <message>
         <source>Image</source>
@@ -1329,7 +1352,7 @@ cols = t[:, 1:3]
     </message>
     <message>
         <source>torch {version} (not imported yet)</source>
-        <translation>torch {version}（尚未导入）</translation>
+        <translation>torch {version}，尚未导入</translation>
     </message>
     <message>
         <source>torch is not installed</source>
@@ -1337,7 +1360,7 @@ cols = t[:, 1:3]
     </message>
     <message>
         <source>Stopped (KeyboardInterrupt)</source>
-        <translation>已停止（KeyboardInterrupt）</translation>
+        <translation>已停止：KeyboardInterrupt</translation>
     </message>
     <message>
         <source>The kernel died (the code crashed or called exit); it is restarting. Your script is safe in the editor.</source>
@@ -1931,8 +1954,8 @@ See what every tensor is: shape, dtype, device, strides, shared memory, autograd
         <translation>Tensor Explorer 上次没有正常关闭，留下了未保存的内容（{where}，自动保存于 {time}）。要恢复吗？</translation>
     </message>
     <message>
-        <source>({count} texts to restore: this is the newest.)</source>
-        <translation>（共有 {count} 份内容可以恢复，这是最新的一份。）</translation>
+        <source>{question} ({count} texts to restore: this is the newest.)</source>
+        <translation>{question}（共有 {count} 份内容可以恢复，这是最新的一份。）</translation>
     </message>
     <message>
         <source>Restore</source>
