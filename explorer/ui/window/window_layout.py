@@ -153,6 +153,7 @@ class WindowLayoutMixin(WindowHost):
             return
         self._presentation = on
         self.actions_["presentation"].setChecked(on)
+        QApplication.instance().setProperty("presentation", on)  # views that fit their content read it (graph)
         if on:
             self._normal_geometry = self.saveGeometry()
             self._normal_sizes = {key: s.sizes() for key, s in self._splitters.items()}
