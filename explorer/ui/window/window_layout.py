@@ -153,7 +153,9 @@ class WindowLayoutMixin(WindowHost):
             return
         self._presentation = on
         self.actions_["presentation"].setChecked(on)
-        QApplication.instance().setProperty("presentation", on)  # views that fit their content read it (graph)
+        app = QApplication.instance()
+        if app is not None:
+            app.setProperty("presentation", on)  # views that fit their content read it (the graph)
         if on:
             self._normal_geometry = self.saveGeometry()
             self._normal_sizes = {key: s.sizes() for key, s in self._splitters.items()}
