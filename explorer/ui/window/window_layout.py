@@ -36,6 +36,11 @@ PRESENTATION_CONSOLE_LINES = 2
 PRESENTATION_STEP_LINES = 4
 
 
+def _screen_key(available: QRect) -> str:
+    """What a saved window size belongs to: the available size of the screen it was saved on."""
+    return f"{available.width()}x{available.height()}"
+
+
 class _Refit(QObject):
     """Calls *refit* on the next turn when a watched widget is shown, hidden or asks for a new layout."""
 
@@ -121,7 +126,9 @@ class WindowLayoutMixin(WindowHost):
         self.resize(PREFERRED_SIZE)
         settings = QSettings()
         geometry = settings.value("window/geometry")
-        if geometry is not None:
+        # A size saved on another screen (a laptop, then the projector) is not this screen's: start afresh.
+        saved_on = settings.value("window/screen")
+        if geometry is not None and saved_on in (None, _screen_key(available_geometry(self))):
             self.restoreGeometry(geometry)
         self.fit_to_screen()
         for key, splitter in self._splitters.items():
@@ -136,6 +143,7 @@ class WindowLayoutMixin(WindowHost):
             self._leave_presentation_layout()
             geometry = self._normal_geometry or geometry
         settings.setValue("window/geometry", geometry)
+        settings.setValue("window/screen", _screen_key(available_geometry(self)))
         for key, splitter in self._splitters.items():
             settings.setValue(f"window/splitter_{key}", splitter.saveState())
 
@@ -160,6 +168,7 @@ class WindowLayoutMixin(WindowHost):
             self._normal_geometry = self.saveGeometry()
             self._normal_sizes = {key: s.sizes() for key, s in self._splitters.items()}
             self.setWindowState(self.windowState() | Qt.WindowState.WindowFullScreen)
+            QTimer.singleShot(0, self.fill_screen_if_needed)  # without a window manager nobody else does
         self._apply_fonts()
         self.pane_strip.setVisible(on)
         toolbar = self.findChild(QToolBar, "main_toolbar")
@@ -176,6 +185,15 @@ class WindowLayoutMixin(WindowHost):
             if self._normal_geometry is not None:
                 self.restoreGeometry(self._normal_geometry)
             self.fit_to_screen()
+
+    def fill_screen_if_needed(self) -> None:
+        """Presentation mode: cover the screen's available geometry when the full-screen state did not
+        (an X server without a window manager, as a classroom kiosk may run, leaves the window's size)."""
+        if not self._presentation:
+            return
+        available = available_geometry(self)
+        if not self.frameGeometry().contains(available):
+            self.setGeometry(available)
 
     def _leave_presentation_layout(self) -> None:
         """Every pane visible again, at the sizes it had before presentation mode."""
