@@ -162,3 +162,24 @@ def test_presentation_mode_gives_the_code_the_room_and_the_console_is_a_key_away
     qtbot.waitUntil(lambda: left.sizes()[0] > 3 * left.sizes()[1])
     window.set_presentation(False)
     assert window.findChild(QToolBar, "main_toolbar").isVisible()
+
+
+def test_a_card_about_console_code_names_the_console_not_an_editor_line(qtbot) -> None:
+    from PySide6.QtWidgets import QLabel, QPushButton
+
+    from explorer.ui.error_card_view import ErrorCardView
+    from explorer.ui.window.main_window import _in_file_lines
+
+    warning = {"title": "y.grad is None", "explanation": "Only leaves keep .grad.", "line": 1, "fix": ""}
+    card = _in_file_lines(warning, None)  # the run was typed in the console
+    assert card is not None and card["source"] == "console"
+    view = ErrorCardView()
+    qtbot.addWidget(view)
+    view.show_hints([card])
+    buttons = [b.text() for b in view.findChildren(QPushButton)]
+    assert not any(text.startswith("line") for text in buttons), buttons
+    assert "in the console" in [label.text() for label in view.findChildren(QLabel)]
+    view.show_error({"type": "NameError", "message": "name 'q' is not defined", "title": "q", "line": 1,
+                     "source": "console"})
+    link = view.findChild(QPushButton, "lineLink")
+    assert link.text() == "in the console" and not link.isEnabled()

@@ -228,6 +228,14 @@
 <context>
     <name>ErrorCardView</name>
     <message>
+        <source>in the console</source>
+        <translation>在控制台中</translation>
+    </message>
+    <message>
+        <source>This code was typed in the console, not in the editor</source>
+        <translation>这段代码是在控制台里输入的，不在编辑器中</translation>
+    </message>
+    <message>
         <source>line {n}</source>
         <translation>第 {n} 行</translation>
     </message>

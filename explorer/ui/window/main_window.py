@@ -399,8 +399,11 @@ def _in_file_lines(card: dict | None, run: Run | None) -> dict | None:
     """*card* with ``line`` and ``fix_line`` counted in the editor's file, when *run* was the editor's code.
 
     The kernel counts lines in the code it was given (a cell, a selection); the
-    editor, the gutter and the card all speak of the file.
+    editor, the gutter and the card all speak of the file. Code typed in the console (no *run*) has no
+    file line: the card says it came from the console.
     """
+    if card and run is None:
+        return {**card, "source": "console"}
     if not card or run is None or run.first_line is None:
         return card
     out = dict(card)
