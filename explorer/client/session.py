@@ -250,7 +250,10 @@ class KernelSession(QObject):
             self._pings.add(self.kernel_client.kernel_info())  # publishes busy/idle on IOPub
             QTimer.singleShot(IOPUB_PING_MS, self._connect_when_iopub_flows)
             return
-        self.client.connect_comm()
+        if self.owns_kernel:
+            self.client.connect_comm()  # started with --ext=explorer: the target is there
+        else:
+            self.client.load_then_connect()
 
     def _on_client_ready(self, hello: dict) -> None:
         self._reconnecting = False

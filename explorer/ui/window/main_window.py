@@ -287,6 +287,10 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
                                      "warning", topic="restarted")
         self.sync_script_context()
 
+    def show_snapshot(self, snapshot: protocol.SnapshotReply) -> None:
+        """A snapshot asked for outside a run (an attached kernel's variables): shown as a run's would be."""
+        self._on_session_namespace_changed(snapshot)
+
     def _on_session_namespace_changed(self, snapshot: protocol.SnapshotReply) -> None:
         self._last_changes = dict(snapshot["changes"])
         self.inspector.apply_snapshot(snapshot)
