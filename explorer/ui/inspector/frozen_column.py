@@ -19,10 +19,19 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QSize,
     Qt,
     QTimer,
 )
-from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTreeView
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHeaderView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeView,
+    QWidget,
+)
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -38,6 +47,21 @@ class _RowsTheTreeHas(QIdentityProxyModel):
         return None
 
 
+class _TreeRowHeight(QStyledItemDelegate):
+    """Rows as tall as the tree's: its other columns (the memory chip, bold type) make its rows taller than the
+    names alone would, and the names must stay beside their rows."""
+
+    def __init__(self, tree: QTreeView, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._tree = tree
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        own = super().sizeHint(option, index)
+        rows = self._tree.model().rowCount() if self._tree.model() is not None else 0
+        height = self._tree.sizeHintForRow(0) if rows else 0
+        return QSize(own.width(), max(own.height(), height))
+
+
 class FrozenColumnView(QTreeView):
     """Shows column 0 of *tree* over it, at the tree's left edge, whatever the horizontal scroll."""
 
@@ -48,6 +72,7 @@ class FrozenColumnView(QTreeView):
         self._proxy = _RowsTheTreeHas(self)
         self._proxy.setSourceModel(tree.model())
         self.setModel(self._proxy)
+        self.setItemDelegate(_TreeRowHeight(tree, self))
         self._syncing = False
         self.selectionModel().selectionChanged.connect(self._lead_selection)
         tree.selectionModel().selectionChanged.connect(self._follow_selection)
