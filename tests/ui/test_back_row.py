@@ -187,3 +187,14 @@ def test_a_card_about_console_code_names_the_console_not_an_editor_line(qtbot) -
                      "source": "console"})
     link = view.findChild(QPushButton, "lineLink")
     assert link.text() == "in the console" and not link.isEnabled()
+
+
+def test_other_columns_widen_for_a_later_steps_values(qtbot) -> None:
+    from tests.ui.fakes import var
+
+    model, view = _inspector(qtbot)
+    _show(qtbot, model, [var("x", shape=[2])], 1)
+    shape = model.column_of("shape")
+    before = view.tree.columnWidth(shape)
+    _show(qtbot, model, [var("x", shape=[2]), var("z_made_by", "other", repr="'MulBackward0'")], 2)
+    assert view.tree.columnWidth(shape) > max(before, view.tree.fontMetrics().horizontalAdvance("'MulBackward0'"))

@@ -171,15 +171,18 @@ class InspectorView(QWidget):
             self._sized = True
             self._fit_columns()
         elif self._sized:
-            self._fit_name_column()  # new names may be longer (or the long one gone)
+            self._fit_columns(grow_only=True)  # a later step's longer names and values ('MulBackward0')
         self._quiet = False
 
     def _on_model_rows_inserted(self, parent: QModelIndex, _first: int, _last: int) -> None:
         if self._sized and parent.isValid():  # a container's new children: their names may be longer
             self._fit_name_column()
 
-    def _fit_columns(self, sample: int = 64) -> None:
-        """Widths from the header and the first rows' text (Qt's resizeColumnToContents reads every row)."""
+    def _fit_columns(self, sample: int = 64, grow_only: bool = False) -> None:
+        """Widths from the header and the first rows' text (Qt's resizeColumnToContents reads every row).
+
+        *grow_only*: after a later run, columns only widen (the Name column fits exactly), so the table does not
+        jump under the teacher's pointer."""
         metrics = self.tree.fontMetrics()
         rows = min(self.model.rowCount(), sample)
         pad = metrics.horizontalAdvance("M") * 2
@@ -194,7 +197,9 @@ class InspectorView(QWidget):
             width = max([metrics.horizontalAdvance(header)]
                         + [metrics.horizontalAdvance(str(cell.data() or ""))
                            + (chip if cell.data(Qt.ItemDataRole.DecorationRole) is not None else 0) for cell in cells])
-            self.tree.setColumnWidth(section, min(width + pad, metrics.horizontalAdvance("M") * 40))
+            width = min(width + pad, metrics.horizontalAdvance("M") * 40)
+            if not grow_only or width > self.tree.columnWidth(section):
+                self.tree.setColumnWidth(section, width)
 
     def _fit_name_column(self) -> None:
         """The Name column as wide as the longest visible name (bold, as a changed name is drawn), up to
