@@ -84,6 +84,8 @@ class Scene:
     args: tuple[str, ...]
     keys: tuple[str, ...]
     screen: str = SCREEN
+    #: Shots taken on the way (``shot NAME`` among the keys), saved beside the last one.
+    extra_shots: tuple[str, ...] = ()
 
 
 def select(row: str, rows: tuple[str, ...] = DEMO_ROWS) -> tuple[str, ...]:
@@ -124,8 +126,12 @@ def lesson_scenes() -> list[Scene]:
         for screen in ("1024x768x24", "1280x720x24"):
             for lang in ("en", "zh_CN"):
                 size = screen.rsplit("x", 1)[0]
-                made.append(Scene(f"lesson{lesson}-{size}-{lang[:2]}", ("--lang", lang, "--presentation", "--lesson", lesson),
-                                  ("key ctrl+1", *(["key F10", "wait 2"] * steps)), screen))
+                name = f"lesson{lesson}-{size}-{lang[:2]}"
+                # The code pane after the steps, then the variables (Ctrl+2): every name must be whole.
+                keys = ("key ctrl+1", *(["key F10", "wait 2"] * steps), "wait 2", f"shot {name}-code",
+                        "key ctrl+2", "wait 2")
+                made.append(Scene(f"{name}-vars", ("--lang", lang, "--presentation", "--lesson", lesson), keys, screen,
+                                  (f"{name}-code",)))
     return made
 
 
@@ -138,8 +144,8 @@ def find_drive(given: str | None) -> Path:
     sys.exit("screenshots.py: the drive tool was not found; pass --drive PATH (see this script's docstring)")
 
 
-def shoot(drive: Path, scene: Scene, work: Path, out: Path) -> Path:
-    """Run one scene; returns the PNG, and checks the window stayed on the screen."""
+def shoot(drive: Path, scene: Scene, work: Path, out: Path) -> list[Path]:
+    """Run one scene; returns its PNGs, and checks the window stayed on the screen."""
     steps = work / f"{scene.name}.steps"
     steps.write_text("\n".join((f"wait {START_WAIT}",) + scene.keys + ("wait 3", f"shot {scene.name}", "geometry",
                                                                         "alive")) + "\n")
@@ -163,16 +169,22 @@ def shoot(drive: Path, scene: Scene, work: Path, out: Path) -> Path:
             print(f"warning: {scene.name}: the window reaches {right}x{bottom}, beyond the {width}x{height} screen")
     if "app alive" not in report:
         print(f"warning: {scene.name}: the app was not running at the end\n{report}")
-    target = out / f"{scene.name}.png"
-    if size and where:  # the window only: a screen without a window manager has no desktop around it
-        from PIL import Image
+    targets = []
+    for name in (*scene.extra_shots, scene.name):
+        source, target = shots / f"{name}.png", out / f"{name}.png"
+        if not source.is_file():
+            print(f"warning: {scene.name}: no shot {name}")
+            continue
+        if size and where:  # the window only: a screen without a window manager has no desktop around it
+            from PIL import Image
 
-        left, top = max(0, int(where.group(1))), max(0, int(where.group(2)))
-        with Image.open(png) as shot:
-            shot.crop((left, top, min(shot.width, right), min(shot.height, bottom))).save(target, optimize=True)
-    else:
-        shutil.copyfile(png, target)
-    return target
+            left, top = max(0, int(where.group(1))), max(0, int(where.group(2)))
+            with Image.open(source) as shot:
+                shot.crop((left, top, min(shot.width, right), min(shot.height, bottom))).save(target, optimize=True)
+        else:
+            shutil.copyfile(source, target)
+        targets.append(target)
+    return targets
 
 
 def main() -> int:
@@ -196,7 +208,8 @@ def main() -> int:
         for scene in lesson_scenes() if args.lessons else scenes(demo, step, failing):
             if args.only and scene.name not in args.only:
                 continue
-            print("saved", shoot(drive, scene, work, out))
+            for saved in shoot(drive, scene, work, out):
+                print("saved", saved)
     return 0
 
 
