@@ -35,6 +35,8 @@ def make_console(session: KernelSession) -> Any:
     """qtconsole's RichJupyterWidget on the session's kernel, through its own client."""
     from qtconsole.rich_jupyter_widget import RichJupyterWidget
 
+    from explorer.ui.console_words import localize_console
+
     console = RichJupyterWidget()
     # The editor's code runs through the session's own client (so each run is known by its
     # message id); the console shows it like its own input, without a "[remote]" prefix.
@@ -44,6 +46,7 @@ def make_console(session: KernelSession) -> Any:
     console.kernel_client = session.console_client()
 
     console.set_default_style("lightbg")
+    localize_console(console)  # its banner, tips and "Kernel died, restarting" in the window's language
     # Its "Save as HTML" also wants Ctrl+S: with the console focused Qt found the shortcut
     # ambiguous and saved nothing. The window's Save wins; the export stays in the context menu.
     console.export_action.setShortcut(QKeySequence())

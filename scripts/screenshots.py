@@ -9,6 +9,12 @@ temporary folder, so your own window layout and language are not used or
 changed.
 
 usage: scripts/screenshots.py [--drive PATH] [--out docs/screenshots] [--only NAME ...]
+       scripts/screenshots.py --lessons [--out build/lesson-shots]
+
+``--lessons`` makes the projector check instead of the README's pictures:
+lessons 03 and 07 in presentation mode, stepped with F10, at 1024x768 and
+1280x720, in English and Chinese (``lesson07-1024x768-zh.png``...). Look at each:
+every variable name must be whole and at least 12 lines of code visible.
 
 ``--drive`` is the driving tool (default ``../shared/tools/drive`` beside the
 checkout, or ``$TE_DRIVE``): ``drive STEPS OUT_DIR COMMAND...`` runs COMMAND on a
@@ -77,6 +83,9 @@ class Scene:
     name: str
     args: tuple[str, ...]
     keys: tuple[str, ...]
+    screen: str = SCREEN
+    #: Shots taken on the way (``shot NAME`` among the keys), saved beside the last one.
+    extra_shots: tuple[str, ...] = ()
 
 
 def select(row: str, rows: tuple[str, ...] = DEMO_ROWS) -> tuple[str, ...]:
@@ -106,6 +115,26 @@ def scenes(demo: Path, step: Path, failing: Path) -> list[Scene]:
     ]
 
 
+#: F10 presses for each lesson of the projector check: far enough that most of its variables exist.
+LESSON_STEPS = {"03": 12, "07": 10}
+
+
+def lesson_scenes() -> list[Scene]:
+    """Lessons 03 and 07 stepped with F10 in presentation mode, on both projector sizes, in both languages."""
+    made = []
+    for lesson, steps in LESSON_STEPS.items():
+        for screen in ("1024x768x24", "1280x720x24"):
+            for lang in ("en", "zh_CN"):
+                size = screen.rsplit("x", 1)[0]
+                name = f"lesson{lesson}-{size}-{lang[:2]}"
+                # The code pane after the steps, then the variables (Ctrl+2): every name must be whole.
+                keys = ("key ctrl+1", *(["key F10", "wait 2"] * steps), "wait 2", f"shot {name}-code",
+                        "key ctrl+2", "wait 2")
+                made.append(Scene(f"{name}-vars", ("--lang", lang, "--presentation", "--lesson", lesson), keys, screen,
+                                  (f"{name}-code",)))
+    return made
+
+
 def find_drive(given: str | None) -> Path:
     candidates = [given, os.environ.get("TE_DRIVE"), str(ROOT.parent / "shared" / "tools" / "drive"),
                   "/work/shared/tools/drive"]
@@ -115,12 +144,12 @@ def find_drive(given: str | None) -> Path:
     sys.exit("screenshots.py: the drive tool was not found; pass --drive PATH (see this script's docstring)")
 
 
-def shoot(drive: Path, scene: Scene, work: Path, out: Path) -> Path:
-    """Run one scene; returns the PNG, and checks the window stayed on the screen."""
+def shoot(drive: Path, scene: Scene, work: Path, out: Path) -> list[Path]:
+    """Run one scene; returns its PNGs, and checks the window stayed on the screen."""
     steps = work / f"{scene.name}.steps"
     steps.write_text("\n".join((f"wait {START_WAIT}",) + scene.keys + ("wait 3", f"shot {scene.name}", "geometry",
                                                                         "alive")) + "\n")
-    env = dict(os.environ, SCREEN_SIZE=SCREEN, XDG_CONFIG_HOME=str(work / scene.name / "config"),
+    env = dict(os.environ, SCREEN_SIZE=scene.screen, XDG_CONFIG_HOME=str(work / scene.name / "config"),
                XDG_DATA_HOME=str(work / scene.name / "data"),
                TENSOR_EXPLORER_DATA_DIR=str(work / scene.name / "recovery"))
     shots = work / "shots"
@@ -132,31 +161,41 @@ def shoot(drive: Path, scene: Scene, work: Path, out: Path) -> Path:
         sys.exit(f"{scene.name}: no screenshot was taken\n{report}")
     size = re.search(r"Geometry: (\d+)x(\d+)", report)
     where = re.search(r"Position: (-?\d+),(-?\d+)", report)
+    width, height = (int(n) for n in scene.screen.split("x")[:2])
     if size and where:
         right = int(where.group(1)) + int(size.group(1))
         bottom = int(where.group(2)) + int(size.group(2))
-        if right > 1280 or bottom > 720:
-            print(f"warning: {scene.name}: the window reaches {right}x{bottom}, beyond the 1280x720 screen")
+        if right > width or bottom > height:
+            print(f"warning: {scene.name}: the window reaches {right}x{bottom}, beyond the {width}x{height} screen")
     if "app alive" not in report:
         print(f"warning: {scene.name}: the app was not running at the end\n{report}")
-    target = out / f"{scene.name}.png"
-    if size and where:  # the window only: a screen without a window manager has no desktop around it
-        from PIL import Image
+    targets = []
+    for name in (*scene.extra_shots, scene.name):
+        source, target = shots / f"{name}.png", out / f"{name}.png"
+        if not source.is_file():
+            print(f"warning: {scene.name}: no shot {name}")
+            continue
+        if size and where:  # the window only: a screen without a window manager has no desktop around it
+            from PIL import Image
 
-        left, top = max(0, int(where.group(1))), max(0, int(where.group(2)))
-        with Image.open(png) as shot:
-            shot.crop((left, top, min(shot.width, right), min(shot.height, bottom))).save(target, optimize=True)
-    else:
-        shutil.copyfile(png, target)
-    return target
+            left, top = max(0, int(where.group(1))), max(0, int(where.group(2)))
+            with Image.open(source) as shot:
+                shot.crop((left, top, min(shot.width, right), min(shot.height, bottom))).save(target, optimize=True)
+        else:
+            shutil.copyfile(source, target)
+        targets.append(target)
+    return targets
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--drive")
-    parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
+    parser.add_argument("--out")
     parser.add_argument("--only", nargs="*")
+    parser.add_argument("--lessons", action="store_true", help="the projector check of lessons 03 and 07")
     args = parser.parse_args()
+    if args.out is None:
+        args.out = str(ROOT / "build" / "lesson-shots") if args.lessons else str(ROOT / "docs" / "screenshots")
     drive = find_drive(args.drive)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -166,10 +205,11 @@ def main() -> int:
         demo.write_text(DEMO)
         step.write_text(STEP)
         failing.write_text(FAILING)
-        for scene in scenes(demo, step, failing):
+        for scene in lesson_scenes() if args.lessons else scenes(demo, step, failing):
             if args.only and scene.name not in args.only:
                 continue
-            print("saved", shoot(drive, scene, work, out))
+            for saved in shoot(drive, scene, work, out):
+                print("saved", saved)
     return 0
 
 

@@ -76,6 +76,17 @@ class ExplorerClient(QObject):
         self._channel.open()
         self._send(protocol.Hello(package=__version__, language=self.language, pause=True), self._on_hello_replied, None)
 
+    def load_then_connect(self) -> None:
+        """A kernel we attached to: load the extension first (silently), then open the comm.
+
+        Opened first, the comm reached a kernel without our target: it logged "No such comm target
+        registered" and "No such comm" for each message of the handshake into every console, before the
+        extension was loaded and the comm opened again. Loading twice is harmless.
+        """
+        self.hello = None
+        self._load_tried = True  # a comm closed after this load: the extension is missing, say so
+        self._extension_load = self._kernel_client.execute(LOAD_EXTENSION_CODE, silent=True, store_history=False)
+
     def _on_hello_replied(self, reply: protocol.Reply[Any]) -> None:
         if not reply.ok and reply.error is not None and reply.error.type == "ProtocolError":
             # A kernel too old to read our handshake: say which release to install, as for any mismatch.

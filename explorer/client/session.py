@@ -271,7 +271,10 @@ class KernelSession(QObject):
             self._ping_timer.start()
             return
         self._ping_timer.stop()
-        self.client.connect_comm()
+        if self.owns_kernel:
+            self.client.connect_comm()  # started with --ext=explorer: the target is there
+        else:
+            self.client.load_then_connect()
 
     def _on_client_ready(self, hello: dict) -> None:
         self._reconnecting = False

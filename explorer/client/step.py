@@ -13,6 +13,7 @@ its file line, so an error card speaks of the file's lines.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +67,8 @@ class Stepper(QObject):
     replay_started = Signal(int)  # how many statements will be replayed
     ended = Signal()  # F10 at the end of the script: nothing left to run
     busy_changed = Signal(bool)
+    queued_changed = Signal(int)  # F10 presses waiting for the step that runs now (0: none left)
+    replay_progressed = Signal(int, int)  # (statements replayed so far, statements the replay runs)
 
     def __init__(self, session: Any, runs: RunQueue, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -81,6 +84,8 @@ class Stepper(QObject):
         self._replaying = 0
         self._replay_target = 0
         self._first_run = 0
+        self._queued = 0  # F10 presses while a step ran: each runs the next statement in turn
+        self._queued_text = ""
         session.namespace_changed.connect(self._on_session_namespace_changed)
 
     # -- state --------------------------------------------------------------------------
@@ -91,8 +96,19 @@ class Stepper(QObject):
     def is_replaying(self) -> bool:
         return self._busy and self._replaying > 0
 
+    @property
+    def queued(self) -> int:
+        """F10 presses waiting to run, one statement each, after the step that runs now."""
+        return self._queued
+
+    def _set_queued(self, count: int) -> None:
+        if count != self._queued:
+            self._queued = count
+            self.queued_changed.emit(count)
+
     def reset(self) -> None:
         """Forget the position (new text, a run of the whole file, a restart by the user)."""
+        self._set_queued(0)
         if self._busy:
             return
         self._next = None
@@ -100,12 +116,21 @@ class Stepper(QObject):
 
     # -- commands ------------------------------------------------------------------------
     def step(self, text: str, cursor_line: int) -> bool:
-        """Run the next statement (the first at or after *cursor_line* when no step ran yet)."""
+        """Run the next statement (the first at or after *cursor_line* when no step ran yet).
+
+        Pressed while a step (or the kernel's start under it) is still running, the press is queued:
+        it runs the statement after, as soon as that step is done; a replay is not stepped into.
+        """
         if self._busy:
-            return False
+            if self._replaying:
+                return False
+            self._queued_text = text
+            self._set_queued(self._queued + 1)
+            return True
         statements = self._current(text)
         start = self._next if self._next is not None else index_at_or_after(statements, cursor_line)
         if start >= len(statements):
+            self._set_queued(0)
             self.ended.emit()
             return False
         self._forward(statements, start, start + 1)
@@ -180,6 +205,7 @@ class Stepper(QObject):
     def _on_statement_finished(self, index: int, result: dict) -> None:
         if result.get("dropped"):  # the kernel died or was restarted meanwhile: the position means nothing
             self._pending = []
+            self._set_queued(0)
             self._set_busy(False)
             self._next = None
             self.position_changed.emit(None, None)
@@ -190,6 +216,7 @@ class Stepper(QObject):
         if result.get("failed") or result.get("error"):
             self._error = result.get("error")
             self._pending = []  # run to cursor stops at the statement that raised
+            self._set_queued(0)  # and queued F10 presses stop there too: the error is what to look at
         if self._pending:
             self._submit_next()
             return
@@ -200,9 +227,14 @@ class Stepper(QObject):
         items = list((reply.result or {}).get("items") or []) if reply.ok else []
         result = StepResult(self._statements[index], index, len(self._statements), items, dict(self._changes),
                             self._error, self._replaying or None, index + 1 - self._first_run)
+        if self._replaying:
+            self.replay_progressed.emit(self._replaying, self._replaying)
         self._replaying = 0
         self._set_busy(False)
         self.stepped.emit(result)
+        if self._queued:
+            self._set_queued(self._queued - 1)
+            self.step(self._queued_text, 1)  # the position is known: the line is not used
 
     def _at(self, index: int) -> Statement | None:
         return self._statements[index] if 0 <= index < len(self._statements) else None
@@ -211,6 +243,7 @@ class Stepper(QObject):
     def _replay(self, statements: list[Statement], target: int) -> None:
         """A fresh kernel, seeded, then the statements before *target*; the last one shows before and after."""
         self._statements = statements
+        self._set_queued(0)
         self._set_busy(True)
         self._replaying = max(target, 1)
         self.replay_started.emit(target)
@@ -228,11 +261,19 @@ class Stepper(QObject):
             self.position_changed.emit(None, self._at(0))
             self.stepped.emit(StepResult(None, -1, len(self._statements), replayed=0, ran=0))
             return
+        self.replay_progressed.emit(0, target)
         for index in range(target - 1):
             statement = self._statements[index]
-            self._runs.submit(Run(statement.code, statement.first_line, "replay"))
+            self._runs.submit(Run(statement.code, statement.first_line, "replay",
+                                  on_finished=self._replayed_callback(index + 1, target)))
         # The last one is stepped as F10 stepped it: before and after, selection, marks.
         self._forward(self._statements, target - 1, target, replayed=target)
+
+    def _replayed_callback(self, done: int, total: int) -> Callable[[dict], None]:
+        def on_finished(_result: dict) -> None:
+            if self._busy and self._replaying:
+                self.replay_progressed.emit(done, total)
+        return on_finished
 
     # -- signals --------------------------------------------------------------------------
     def _on_session_namespace_changed(self, snapshot: protocol.SnapshotReply) -> None:

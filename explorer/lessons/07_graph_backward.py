@@ -1,7 +1,7 @@
 # title: The computation graph and backward()
 # 标题: 计算图与 backward()
 # en: Every tracked operation is written down; backward() replays the list in reverse.
-# zh: 每一步被追踪的运算都会记账；backward() 倒着把账本再走一遍。
+# zh: 每一步被追踪的运算都会被记录下来；反向传播时沿着记录倒着走一遍。
 
 # %%
 # en: x is a leaf; y and z are built from it.

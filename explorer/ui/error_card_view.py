@@ -180,7 +180,13 @@ class ErrorCardView(QFrame):
         title.setText(str(hint.get("title") or ""))
         header.addWidget(title, 1)
         line = hint.get("line")
-        if isinstance(line, int):
+        if hint.get("source") == "console":  # typed in the console: no editor line to go to
+            where = QLabel(self.tr("in the console"))
+            where.setObjectName("consoleSource")
+            where.setToolTip(self.tr("This code was typed in the console, not in the editor"))
+            where.setStyleSheet(f"color: {HINT_ACCENT};")
+            header.addWidget(where, 0, Qt.AlignmentFlag.AlignTop)
+        elif isinstance(line, int):
             button = QPushButton(self.tr("line {n}").format(n=line))
             button.setFlat(True)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -241,8 +247,14 @@ class ErrorCardView(QFrame):
         self._copy.setToolTip(self.tr("Copy the fix to the clipboard"))
         self._tb_header.setText(self.tr("Traceback (last lines)"))
         line = (self._error or {}).get("line")
-        self._line_button.setText(self.tr("line {n}").format(n=line) if isinstance(line, int) else "")
-        self._line_button.setToolTip(self.tr("Go to this line in the editor"))
+        console = (self._error or {}).get("source") == "console"
+        self._line_button.setEnabled(not console)
+        if console:
+            self._line_button.setText(self.tr("in the console"))
+            self._line_button.setToolTip(self.tr("This code was typed in the console, not in the editor"))
+        else:
+            self._line_button.setText(self.tr("line {n}").format(n=line) if isinstance(line, int) else "")
+            self._line_button.setToolTip(self.tr("Go to this line in the editor"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:
@@ -272,7 +284,7 @@ class ErrorCardView(QFrame):
         self._proof.show_proof(None)
         self._show_badge()
         self._set_traceback(error)
-        self._line_button.setVisible(isinstance(error.get("line"), int))
+        self._line_button.setVisible(isinstance(error.get("line"), int) or error.get("source") == "console")
         self._retranslate()
         self._error_frame.show()
 

@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QWheelEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QGraphicsItem,
     QGraphicsScene,
     QGraphicsSimpleTextItem,
@@ -36,6 +37,9 @@ from explorer.ui.selection_view import SelectionView
 _ZOOM_STEP = 1.25
 _MIN_SCALE, _MAX_SCALE = 0.02, 8.0
 _READABLE_SCALE = 0.4
+# In presentation mode (the application's "presentation" property, set by the window) the first view never
+# shrinks the nodes' text below this: it grows with the zoom as the other panes' text does; "Fit" still fits.
+PRESENTATION_READABLE_SCALE = 0.8
 
 
 class GraphView(SelectionView):
@@ -247,7 +251,14 @@ class GraphView(SelectionView):
             self._banner.show()
         root_item = self._draw(result)
         self._fit(cap=1.0)
-        if root_item is not None and self.zoom() < _READABLE_SCALE:
+        app = QApplication.instance()
+        presenting = bool(app is not None and app.property("presentation"))
+        if root_item is not None and presenting and self.zoom() < PRESENTATION_READABLE_SCALE:
+            # Readable from the back row: the output at a size close to the other panes' text; pan for the rest.
+            self._view.resetTransform()
+            self._view.scale(PRESENTATION_READABLE_SCALE, PRESENTATION_READABLE_SCALE)
+            self._view.centerOn(root_item)
+        elif root_item is not None and self.zoom() < _READABLE_SCALE:
             # A whole big graph would be unreadably small: start at natural size on the output.
             self._view.resetTransform()
             self._view.centerOn(root_item)

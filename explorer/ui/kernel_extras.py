@@ -110,9 +110,10 @@ class KernelExtras(QObject):
 
     def _on_session_ready(self, _hello: dict) -> None:
         """An attached kernel already holds variables: show them without waiting for a run."""
-        inspector = self._window.inspector
+        window = self._window
+        # Through the window's own handler: the status bar learns the kernel's torch (imported already) too.
         self._session.ask(protocol.Snapshot(overlaps=False),
-                          lambda reply: inspector.apply_snapshot(reply.result) if reply.ok else None)
+                          lambda reply: window.show_snapshot(reply.result) if reply.ok else None)
 
     def _on_session_connection_lost(self) -> None:
         self.continue_action.setEnabled(False)

@@ -64,3 +64,20 @@ def test_leaving_while_paused_lets_the_code_go_on(qtbot, running_kernel) -> None
     session.shutdown()
     # The kernel is not left waiting for an answer nobody will give: its next client runs at once.
     assert run_in(running_kernel["file"], "assert stage == 2")["status"] == "ok"
+
+
+def test_attached_to_a_kernel_with_torch_the_status_says_so_and_the_console_stays_quiet(qtbot, tmp_path) -> None:
+    """Issue 24 item 8: "torch (not imported yet)" and "No such comm ..." lines on attaching."""
+    with tcp_kernel(str(tmp_path)) as kernel:
+        run_in(kernel["file"], "import torch\nt = torch.ones(2)")
+        window, session = open_window(qtbot, connection=resolve(kernel["file"]))
+        qtbot.waitUntil(lambda: "t" in _names(window), timeout=TIMEOUT)
+        import torch
+
+        assert window.torch_label.text() == f"torch {torch.__version__}"
+        type_code(qtbot, window, "u = t * 2\n")
+        press(qtbot, window, Qt.Key.Key_F5)  # output of a run after the handshake: the console has caught up
+        text = window.console._control.toPlainText()
+        assert "No such comm" not in text, text
+        window.close()
+        session.shutdown()

@@ -252,3 +252,27 @@ def test_a_leaf_is_leaf_coloured_in_its_own_graph(qtbot, make_view) -> None:
     (shape,) = [i for i in view._scene.items() if isinstance(i, QGraphicsPathItem)]
     assert shape.brush().color().name() == FILLS["leaf"]
     assert view.node_texts() == ["x\n.grad = 36."]
+
+
+def test_presentation_mode_keeps_the_node_text_as_big_as_the_other_panes(qtbot, make_view) -> None:
+    """Issue 24 item 6: at 1024x768 the first view fitted the graph and its text came out at about 12 px."""
+    code = "x = torch.tensor(2.0, requires_grad=True)\n" + "".join(
+        f"h{i} = {'x' if i == 0 else f'h{i - 1}'} * 3\n" for i in range(6)) + "z = h5 * h5\n"
+    view, _source = make_view(code)
+    font = view.font()
+    font.setPointSizeF(font.pointSizeF() * 1.8)  # what presentation mode does to every pane
+    view.setFont(font)
+    QApplication.instance().setProperty("presentation", True)
+    try:
+        _show(qtbot, view, _var("z"))
+        scene = view._scene.itemsBoundingRect()
+        # A pane where fitting the whole graph takes about 0.6 of its size (1024x768: about 12 px text)
+        view.resize(int(scene.width() * 0.6) + view.width() - view._view.viewport().width(), 900)
+        qtbot.waitUntil(lambda: view._view.viewport().width() < scene.width() * 0.65)
+        font.setPointSizeF(font.pointSizeF() * 1.01)
+        with qtbot.waitSignal(view.graph_shown, timeout=5000):
+            view.setFont(font)  # redrawn and fitted again
+        assert view.zoom() >= 0.8
+        assert view.fontMetrics().height() * view.zoom() >= 0.8 * view.fontMetrics().height()
+    finally:
+        QApplication.instance().setProperty("presentation", False)

@@ -479,6 +479,8 @@ class InspectorModel(QAbstractItemModel):
 
     def _tooltip(self, var: protocol.Var, column: Column) -> str | None:
         parts = []
+        if column.key == "name":
+            parts.append(var["name"])  # whole, when the column elides it
         if var["note"]:
             parts.append(var["note"])
         if var["copy_hint"]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, QObject, QPoint, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -29,9 +29,13 @@ from explorer.protocol.kinds import is_array
 from explorer.protocol.names import root_name
 from explorer.ui.app_state import AppState
 from explorer.ui.frames_widget import FramesWidget
+from explorer.ui.inspector.frozen_column import FrozenColumnView
 from explorer.ui.inspector.inspector_model import VAR_ROLE, InspectorModel
 from explorer.ui.palette import HighlightRole
 from explorer.ui.selection_fetch import SelectionFetch
+
+# The Name column grows to fit names up to this many characters (of "M" width); longer ones are elided.
+NAME_LIMIT = 32
 
 
 class InspectorView(QWidget):
@@ -62,8 +66,11 @@ class InspectorView(QWidget):
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.installEventFilter(self)  # End goes to the real last row, not the last one fetched
+        # A name too long for its column loses its middle, not the end that tells fc.weight from fc.bias.
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.tree.header()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setFirstSectionMovable(False)  # the names stay first: the frozen column shows them
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._on_header_menu_requested)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -81,8 +88,11 @@ class InspectorView(QWidget):
         self.tree.selectionModel().selectionChanged.connect(self._on_tree_selection_changed)
         self.tree.expanded.connect(self._on_tree_expanded)
         self.tree.collapsed.connect(self._on_tree_collapsed)
+        # Scrolled sideways to Offset or Grad, the names stay beside them.
+        self.frozen = FrozenColumnView(self.tree)
         model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
         model.modelReset.connect(self._on_model_reset)
+        model.rowsInserted.connect(self._on_model_rows_inserted)
         self._restore_columns()
         self.retranslate()
 
@@ -164,30 +174,70 @@ class InspectorView(QWidget):
         if not self._sized and self.model.rowCount():
             self._sized = True
             self._fit_columns()
+        elif self._sized:
+            self._fit_columns(grow_only=True)  # a later step's longer names and values ('MulBackward0')
         self._quiet = False
 
-    def _fit_columns(self, sample: int = 64) -> None:
-        """Widths from the header and the first rows' text (Qt's resizeColumnToContents reads every row)."""
+    def _on_model_rows_inserted(self, parent: QModelIndex, _first: int, _last: int) -> None:
+        if self._sized and parent.isValid():  # a container's new children: their names may be longer
+            self._fit_name_column()
+
+    def _fit_columns(self, sample: int = 64, grow_only: bool = False) -> None:
+        """Widths from the header and the first rows' text (Qt's resizeColumnToContents reads every row).
+
+        *grow_only*: after a later run, columns only widen (the Name column fits exactly), so the table does not
+        jump under the teacher's pointer."""
         metrics = self.tree.fontMetrics()
         rows = min(self.model.rowCount(), sample)
         pad = metrics.horizontalAdvance("M") * 2
         # A colour chip (the memory group) is drawn before the text: it takes an icon's width and a gap.
         chip = self.tree.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize) + metrics.horizontalAdvance("M")
-        # Names further down (fetched later) can be longer than the first rows': the longest counts too.
-        longest = {"name": self.model.longest_name()}
         for section, column in enumerate(self.model.columns()):
+            if column.key == "name":
+                self._fit_name_column()
+                continue
             header = str(self.model.headerData(section, Qt.Orientation.Horizontal) or "")
             cells = [self.model.index(row, section) for row in range(rows)]
-            width = max([metrics.horizontalAdvance(header), metrics.horizontalAdvance(longest.get(column.key, ""))]
+            width = max([metrics.horizontalAdvance(header)]
                         + [metrics.horizontalAdvance(str(cell.data() or ""))
                            + (chip if cell.data(Qt.ItemDataRole.DecorationRole) is not None else 0) for cell in cells])
-            indent = self.tree.indentation() if section == 0 else 0
-            self.tree.setColumnWidth(section, min(width + pad + indent, metrics.horizontalAdvance("M") * 40))
+            width = min(width + pad, metrics.horizontalAdvance("M") * 40)
+            if not grow_only or width > self.tree.columnWidth(section):
+                self.tree.setColumnWidth(section, width)
+
+    def _fit_name_column(self) -> None:
+        """The Name column as wide as the longest visible name (bold, as a changed name is drawn), up to
+        NAME_LIMIT characters' width; a longer name is elided in the middle and whole in its tooltip."""
+        if not self.model.rowCount():
+            return
+        bold = QFont(self.tree.font())
+        bold.setBold(True)
+        metrics = QFontMetrics(bold)
+        indentation = self.tree.indentation()
+        # Names further down (fetched later) can be longer than the first rows': the longest counts too.
+        widths = [metrics.horizontalAdvance(self.model.longest_name())]
+        for name in self._expanded:  # children are drawn with their full names, one indentation deeper each
+            parent = self.model.index_of(name)
+            if not parent.isValid() or not self.tree.isExpanded(parent):
+                continue
+            depth = 1
+            above = parent.parent()
+            while above.isValid():
+                depth, above = depth + 1, above.parent()
+            widths += [metrics.horizontalAdvance(str(self.model.index(row, 0, parent).data() or "")) + depth * indentation
+                       for row in range(self.model.rowCount(parent))]
+        header = str(self.model.headerData(0, Qt.Orientation.Horizontal) or "")
+        widths.append(metrics.horizontalAdvance(header))
+        pad = metrics.horizontalAdvance("M") * 2
+        width = min(max(widths) + pad + indentation, self.tree.fontMetrics().horizontalAdvance("M") * NAME_LIMIT)
+        if width != self.tree.columnWidth(0):
+            self.tree.setColumnWidth(0, width)
 
     def _on_tree_expanded(self, index: QModelIndex) -> None:
         var: protocol.Var | None = index.data(VAR_ROLE)
         if var:
             self._expanded.add(var["name"])
+            self._fit_name_column()  # its children's names may be longer
 
     def _on_tree_collapsed(self, index: QModelIndex) -> None:
         var: protocol.Var | None = index.data(VAR_ROLE)

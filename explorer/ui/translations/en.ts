@@ -109,6 +109,13 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>F10 pressed %n more time(s): those steps run next, one after another.</source>
+        <translation>
+            <numerusform>F10 pressed %n more time: that step runs next.</numerusform>
+            <numerusform>F10 pressed %n more times: those steps run next, one after another.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Ran to the cursor: %n statement(s), the last is {last}</source>
         <translation>
             <numerusform>Ran to the cursor: %n statement, the last is {last}</numerusform>

@@ -156,6 +156,29 @@
     </message>
 </context>
 <context>
+    <name>ConsoleWords</name>
+    <message>
+        <source>The Python console: type code here and press Enter; the variables it makes appear in the inspector too.
+</source>
+        <translation>Python 控制台：在这里输入代码，按回车运行；它创建的变量也会显示在变量列表里。
+</translation>
+    </message>
+    <message>
+        <source>Python {python}, IPython {ipython}. A name followed by ? shows its help.
+</source>
+        <translation>Python {python}，IPython {ipython}。在名字后面加 ? 可以查看它的帮助。
+</translation>
+    </message>
+    <message>
+        <source>Kernel died, restarting</source>
+        <translation>内核已退出，正在重启</translation>
+    </message>
+    <message>
+        <source>Kernel restarting</source>
+        <translation>内核正在重启</translation>
+    </message>
+</context>
+<context>
     <name>DetailTabsWidget</name>
     <message>
         <source>Image</source>
@@ -212,6 +235,14 @@
 </context>
 <context>
     <name>ErrorCardView</name>
+    <message>
+        <source>in the console</source>
+        <translation>在控制台中</translation>
+    </message>
+    <message>
+        <source>This code was typed in the console, not in the editor</source>
+        <translation>这段代码是在控制台里输入的，不在编辑器中</translation>
+    </message>
     <message>
         <source>line {n}</source>
         <translation>第 {n} 行</translation>
@@ -1143,6 +1174,14 @@
         <translation>演示模式：放大显示图像、数值、统计、内存和计算图标签页</translation>
     </message>
     <message>
+        <source>Show the Con&amp;sole</source>
+        <translation>显示控制台(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Presentation mode: the console under the code big, or small again (Ctrl+4)</source>
+        <translation>演示模式：把代码下方的控制台放大，再按一次又缩小（Ctrl+4）</translation>
+    </message>
+    <message>
         <source>&amp;Next Pane</source>
         <translation>下一个面板(&amp;N)</translation>
     </message>
@@ -1341,7 +1380,7 @@ cols = t[:, 1:3]
     </message>
     <message>
         <source>torch {version} (not imported yet)</source>
-        <translation>torch {version}（尚未导入）</translation>
+        <translation>torch {version}，尚未导入</translation>
     </message>
     <message>
         <source>torch is not installed</source>
@@ -1349,7 +1388,7 @@ cols = t[:, 1:3]
     </message>
     <message>
         <source>Stopped (KeyboardInterrupt)</source>
-        <translation>已停止（KeyboardInterrupt）</translation>
+        <translation>已停止：KeyboardInterrupt</translation>
     </message>
     <message>
         <source>The kernel died (the code crashed or called exit); it is restarting. Your script is safe in the editor.</source>
@@ -1620,6 +1659,24 @@ cols = t[:, 1:3]
         <translation>
             <numerusform>后退一步：新内核重放它之前的 %n 条语句（random、NumPy 和 torch 按第一次的种子设置）…</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Replaying {done} of {count}…</source>
+        <translation>正在重放第 {done} 条，共 {count} 条…</translation>
+    </message>
+    <message>
+        <source>Waiting for the kernel to start (importing torch takes a moment): the step runs as soon as it is ready.</source>
+        <translation>正在等待内核启动（导入 torch 需要一点时间）：内核一就绪，这一步就会执行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>F10 pressed %n more time(s): those steps run next, one after another.</source>
+        <translation>
+            <numerusform>又按了 %n 次 F10：这几步会接着依次执行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Step-through (F10)</source>
+        <translation>逐步执行（F10）</translation>
     </message>
     <message>
         <source>Variable</source>
@@ -2001,8 +2058,8 @@ See what every tensor is: shape, dtype, device, strides, shared memory, autograd
         <translation>Tensor Explorer 上次没有正常关闭，留下了未保存的内容（{where}，自动保存于 {time}）。要恢复吗？</translation>
     </message>
     <message>
-        <source>({count} texts to restore: this is the newest.)</source>
-        <translation>（共有 {count} 份内容可以恢复，这是最新的一份。）</translation>
+        <source>{question} ({count} texts to restore: this is the newest.)</source>
+        <translation>{question}（共有 {count} 份内容可以恢复，这是最新的一份。）</translation>
     </message>
     <message>
         <source>Restore</source>
@@ -2031,6 +2088,10 @@ See what every tensor is: shape, dtype, device, strides, shared memory, autograd
 </context>
 <context>
     <name>WindowStepsMixin</name>
+    <message>
+        <source>Busy stepping back: F10 works again once the replay is done</source>
+        <translation>正在后退一步：重放结束后才能再按 F10</translation>
+    </message>
     <message>
         <source>Nothing to step back: no statement was stepped yet</source>
         <translation>无法后退：还没有单步执行过任何语句</translation>

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
+    from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QWidget
 
     from explorer.client.run_queue import RunQueue
     from explorer.client.step import Stepper
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from explorer.ui.banner_widget import BannerWidget
     from explorer.ui.detail_tabs_widget import DetailTabsWidget
     from explorer.ui.editor.code_editor_widget import CodeEditorWidget
+    from explorer.ui.error_card_view import ErrorCardView
     from explorer.ui.inspector.inspector_model import InspectorModel
     from explorer.ui.inspector.inspector_view import InspectorView
     from explorer.ui.watch_list import WatchList
@@ -44,17 +45,20 @@ if TYPE_CHECKING:
         details: DetailTabsWidget
         watch: WatchList
         step_panel: StepPanel
+        error_card: ErrorCardView
         pane_strip: PaneStrip
         recovery: RecoveryStore
         disk_watch: DiskWatch
         file_path: str | None
         loader: DataLoader
         stepper: Stepper
+        kernel_label: QLabel
         _splitters: dict[str, QSplitter]
 
         @property
         def language(self) -> str: ...
         def sync_script_context(self) -> None: ...
         def lesson_open(self) -> bool: ...
+        def _on_session_status_changed(self, status: Any) -> None: ...
 else:
     WindowHost = object

@@ -62,6 +62,7 @@ def specs(w: Any) -> list[Spec]:  # the main window: its methods are the slots
         Spec("focus_editor", QCoreApplication.translate("MainActions", "Show the &Code"), QCoreApplication.translate("MainActions", "Presentation mode: show the editor and the console big"), lambda: w.focus_pane("editor"), ("Ctrl+1",)),
         Spec("focus_inspector", QCoreApplication.translate("MainActions", "Show the &Variables"), QCoreApplication.translate("MainActions", "Presentation mode: show the list of variables big"), lambda: w.focus_pane("inspector"), ("Ctrl+2",)),
         Spec("focus_details", QCoreApplication.translate("MainActions", "Show the &Details"), QCoreApplication.translate("MainActions", "Presentation mode: show the Image, Values, Stats, Memory and Graph tabs big"), lambda: w.focus_pane("details"), ("Ctrl+3",)),
+        Spec("toggle_console", QCoreApplication.translate("MainActions", "Show the Con&sole"), QCoreApplication.translate("MainActions", "Presentation mode: the console under the code big, or small again (Ctrl+4)"), w.toggle_console, ("Ctrl+4",)),
         Spec("next_pane", QCoreApplication.translate("MainActions", "&Next Pane"), QCoreApplication.translate("MainActions", "Move to the next pane: code, variables, details (F6)"), w.focus_next_pane, ("F6",)),
         Spec("watch_gradients", QCoreApplication.translate("MainActions", "&Watch Gradients"), QCoreApplication.translate("MainActions", "After backward(), show the gradient of every node of the graph, also for your own runs (always on in lessons and step-through)"), lambda: w.set_watch_gradients(w.actions_["watch_gradients"].isChecked()), (), None, True),
         Spec("lesson_both", QCoreApplication.translate("MainActions", "Lessons in &Both Languages"), QCoreApplication.translate("MainActions", "Show the lessons' comments in English and Chinese, one under the other"), lambda: w.set_lessons_in_both_languages(w.actions_["lesson_both"].isChecked()), (), None, True),
@@ -91,7 +92,7 @@ def build(w: QMainWindow) -> Actions:
                            ("edit", _edit_menu()),
                            ("run", ("run_file", "run_cell", "run_cell_advance", "run_selection", "-", "step", "step_back",
                                     "run_to_cursor", "-", "stop", "restart", "-", "check_fixes")),
-                           ("view", ("presentation", "focus_editor", "focus_inspector", "focus_details", "next_pane", "-",
+                           ("view", ("presentation", "focus_editor", "focus_inspector", "focus_details", "toggle_console", "next_pane", "-",
                                      "zoom_in", "zoom_out", "-", "watch_gradients", "lesson_both", "|language")),
                            ("lessons", ()),
                            ("help", ("shortcuts", "about"))):

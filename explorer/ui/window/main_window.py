@@ -23,6 +23,7 @@ from explorer.client.states import KernelStatus, ProblemKind
 from explorer.protocol.cells import has_code
 from explorer.ui.app_state import AppState
 from explorer.ui.banner_widget import BannerWidget
+from explorer.ui.console_follow import ConsoleFollow
 from explorer.ui.detail_tabs_widget import DetailTabsWidget
 from explorer.ui.editor.code_editor_widget import CodeEditorWidget
 from explorer.ui.error_card_view import ErrorCardView
@@ -170,6 +171,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self._bottom_layout.replaceWidget(self.console, console)
         self.console.deleteLater()
         self.console = console
+        self.console_follow = ConsoleFollow(self.runs, console)  # the newest output after each run
         self._apply_fonts()
 
     # -- language and fonts -----------------------------------------------------------------
@@ -275,7 +277,9 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
                  "busy": self.tr("Kernel busy"), "restarting": self.tr("Kernel restarting…"),
                  "dead": self.tr("Kernel stopped")}
         colors = {"starting": "#E69F00", "idle": "#009E73", "busy": "#D55E00", "restarting": "#E69F00", "dead": "#888888"}
-        self.kernel_label.setText(f"<span style='color:{colors.get(status, '#888')}'>●</span> {texts.get(status, status)}")
+        if not (self.stepper.is_replaying() and status in ("idle", "busy")):  # a replay shows its progress there
+            self.kernel_label.setText(f"<span style='color:{colors.get(status, '#888')}'>●</span> "
+                                      f"{texts.get(status, status)}")
         self.kernel_label.setToolTip(self.tr("The Python process that runs your code. Stop interrupts it; Restart starts a fresh one."))
         # Enabled whenever a kernel runs: the GUI may not have heard "busy" yet when the user
         # presses Stop, and interrupting an idle kernel does no harm.
@@ -292,6 +296,10 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
                                              "your script is safe in the editor. Run it again."),
                                      "warning", topic="restarted")
         self.sync_script_context()
+
+    def show_snapshot(self, snapshot: protocol.SnapshotReply) -> None:
+        """A snapshot asked for outside a run (an attached kernel's variables): shown as a run's would be."""
+        self._on_session_namespace_changed(snapshot)
 
     def _on_session_namespace_changed(self, snapshot: protocol.SnapshotReply) -> None:
         self._last_changes = dict(snapshot["changes"])
@@ -405,8 +413,11 @@ def _in_file_lines(card: dict | None, run: Run | None) -> dict | None:
     """*card* with ``line`` and ``fix_line`` counted in the editor's file, when *run* was the editor's code.
 
     The kernel counts lines in the code it was given (a cell, a selection); the
-    editor, the gutter and the card all speak of the file.
+    editor, the gutter and the card all speak of the file. Code typed in the console (no *run*) has no
+    file line: the card says it came from the console.
     """
+    if card and run is None:
+        return {**card, "source": "console"}
     if not card or run is None or run.first_line is None:
         return card
     out = dict(card)

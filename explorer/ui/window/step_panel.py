@@ -46,6 +46,15 @@ class StepPanel(QFrame):
         self.close_button.setText("×")
         self.close_button.setAutoRaise(True)
         self.close_button.clicked.connect(self.hide)
+        # What F10 presses wait for (the kernel starting, the step running now): where the teacher looks.
+        self.notice = QLabel(self)
+        self.notice.setObjectName("step_notice")
+        self.notice.setWordWrap(True)
+        self.notice.hide()
+        self._queued = 0
+        self._max_lines = MAX_LINES
+        self._waiting = False
+        self._replayed: int | None = None
         self._cells: list[QWidget] = []
         top = QHBoxLayout()
         top.addWidget(self.header, 1)
@@ -57,6 +66,7 @@ class StepPanel(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addLayout(top)
+        layout.addWidget(self.notice)
         layout.addWidget(self._scroll, 1)
         # Fixed: while stepping, the before/after rows matter more than the console under them.
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
@@ -64,14 +74,50 @@ class StepPanel(QFrame):
         self.hide()
 
     # -- content ----------------------------------------------------------------------
-    def show_replaying(self, count: int) -> None:
-        """A replay started: say so until its last statement was stepped."""
+    def show_replaying(self, count: int, done: int | None = None) -> None:
+        """A replay started (or *done* of its *count* statements ran): say so until its last one was stepped."""
         self._replaying = count
+        self._replayed = done
         self._result = None
         self._clear()
-        self.header.setText(self.tr("Stepping back: a fresh kernel replays the %n statement(s) before it "
-                                    "(random, NumPy and torch seeded as the first time)…", "", count))
+        text = self.tr("Stepping back: a fresh kernel replays the %n statement(s) before it "
+                       "(random, NumPy and torch seeded as the first time)…", "", count)
+        if done is not None:
+            text += " " + self.replay_progress(done, count)
+        self.header.setText(text)
         self.show()
+
+    def replay_progress(self, done: int, count: int) -> str:
+        """"replaying 8 of 20", for the panel and the status bar."""
+        return self.tr("Replaying {done} of {count}…").format(done=done, count=count)
+
+    def show_queued(self, count: int) -> None:
+        """*count* F10 presses wait for the step that runs now (0: none)."""
+        self._queued = count
+        self._show_notice()
+
+    def show_waiting(self, waiting: bool) -> None:
+        """F10 was pressed before the kernel was ready: the step runs once it is."""
+        self._waiting = waiting
+        self._show_notice()
+
+    def notice_text(self) -> str:
+        return self.notice.text() if self.notice.isVisibleTo(self) else ""
+
+    def _show_notice(self) -> None:
+        parts = []
+        if self._waiting:
+            parts.append(self.tr("Waiting for the kernel to start (importing torch takes a moment): "
+                                 "the step runs as soon as it is ready."))
+        queued = self._queued
+        if queued:
+            parts.append(self.tr("F10 pressed %n more time(s): those steps run next, one after another.", "", queued))
+        self.notice.setText(" ".join(parts))
+        self.notice.setVisible(bool(parts))
+        if parts:
+            if self._result is None and self._replaying is None:
+                self.header.setText(self.tr("Step-through (F10)"))
+            self.show()
 
     def show_result(self, result: Any) -> None:
         """Show what one step (run to cursor, replay) did."""
@@ -147,10 +193,17 @@ class StepPanel(QFrame):
         label.show()  # a label added to a shown panel waits for a later show: the layout would skip it
         self._cells.append(label)
 
+    def set_max_lines(self, lines: int | None) -> None:
+        """The rows take at most *lines* text lines of height (None: MAX_LINES); presentation mode gives
+        the code the room."""
+        self._max_lines = lines or MAX_LINES
+        if self._result is not None:
+            self._fit_height()
+
     def _fit_height(self) -> None:
-        """As tall as the rows, up to MAX_LINES lines (then it scrolls)."""
+        """As tall as the rows, up to ``_max_lines`` lines (then it scrolls)."""
         self._body.adjustSize()
-        height = min(self._body.sizeHint().height() + 4, self.fontMetrics().height() * MAX_LINES)
+        height = min(self._body.sizeHint().height() + 4, self.fontMetrics().height() * self._max_lines)
         self._scroll.setFixedHeight(height)
 
     # -- words ----------------------------------------------------------------------------
@@ -223,7 +276,8 @@ class StepPanel(QFrame):
         if self._result is not None:
             self._fill()
         elif self._replaying is not None:
-            self.show_replaying(self._replaying)
+            self.show_replaying(self._replaying, self._replayed)
+        self._show_notice()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

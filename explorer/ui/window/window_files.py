@@ -234,7 +234,9 @@ class WindowFilesMixin(WindowHost):
         menu.clear()
         for lesson in LESSONS:
             title = lesson["title_zh"] if self.language == "zh_CN" else lesson["title_en"]
-            action = menu.addAction(title)
+            # Numbered as the README and `--lesson 07` name them ("&" would mark a menu key).
+            number = lesson["id"].partition("_")[0]
+            action = menu.addAction(f"{number}  {title.replace('&', '&&')}")
             action.setToolTip(self.tr("Open this lesson; step through it with Shift+Enter"))
             action.triggered.connect(lambda _=False, p=lesson["path"]: self.open_lesson(p))
 

@@ -13,19 +13,51 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt
-from PySide6.QtGui import QFont, QGuiApplication, QScreen, QShowEvent
-from PySide6.QtWidgets import QApplication, QLabel, QWidget
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QScreen, QShowEvent
+from PySide6.QtWidgets import QApplication, QLabel, QToolBar, QWidget
 
 from explorer.ui.window.host import WindowHost
 from explorer.ui.window.pane_strip import PANES
 
 PRESENTATION_SCALE = 1.8
+# Presentation mode: the menu bar, the pane buttons and the status bar are for the teacher, not the class;
+# this smaller scale leaves their rows' height to the code.
+CHROME_SCALE = 1.25
 # The size the window would like on a big screen.
 PREFERRED_SIZE = QSize(1500, 950)
 # Room left for the window manager's frame (title bar, borders) before the real frame is known.
 FRAME_ALLOWANCE = QSize(16, 48)
 ZOOM_STEP, MIN_ZOOM, MAX_ZOOM = 1.15, 0.5, 4.0
+# Presentation mode, code pane: the console under the code keeps this many lines (its newest output), one
+# while the step panel shows what the step did; Ctrl+4 gives it half the pane.
+PRESENTATION_CONSOLE_LINES = 2
+# Presentation mode: the step panel's before/after rows take at most this many lines, then scroll.
+PRESENTATION_STEP_LINES = 4
+
+
+def _screen_key(available: QRect) -> str:
+    """What a saved window size belongs to: the available size of the screen it was saved on."""
+    return f"{available.width()}x{available.height()}"
+
+
+class _Refit(QObject):
+    """Calls *refit* on the next turn when a watched widget is shown, hidden or asks for a new layout."""
+
+    _EVENTS = (QEvent.Type.Show, QEvent.Type.Hide, QEvent.Type.LayoutRequest, QEvent.Type.Resize)
+
+    def __init__(self, refit: Any, parent: QObject) -> None:
+        super().__init__(parent)
+        self._refit = refit
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(refit)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in self._EVENTS:
+            self._timer.start()
+        return False
 
 
 def available_geometry(widget: QWidget) -> QRect:
@@ -53,6 +85,14 @@ class WindowLayoutMixin(WindowHost):
         self._pane = "editor"
         self._normal_geometry: QByteArray | None = None  # saveGeometry() before presentation mode
         self._normal_sizes: dict[str, list[int]] = {}
+        self._console_big = False  # Ctrl+4 in presentation mode: the console gets half the code pane
+        self._refit = _Refit(self._fit_code_pane, self)
+
+    def _watch_code_pane(self) -> None:
+        """The step panel and the error card change the room the code needs, and so does the pane's height."""
+        for widget in (self.step_panel, self.error_card, self._splitters["left"]):
+            widget.removeEventFilter(self._refit)
+            widget.installEventFilter(self._refit)
 
     # -- fitting the screen ------------------------------------------------------------
     def _frame_margins(self) -> QSize:
@@ -86,7 +126,9 @@ class WindowLayoutMixin(WindowHost):
         self.resize(PREFERRED_SIZE)
         settings = QSettings()
         geometry = settings.value("window/geometry")
-        if geometry is not None:
+        # A size saved on another screen (a laptop, then the projector) is not this screen's: start afresh.
+        saved_on = settings.value("window/screen")
+        if geometry is not None and saved_on in (None, _screen_key(available_geometry(self))):
             self.restoreGeometry(geometry)
         self.fit_to_screen()
         for key, splitter in self._splitters.items():
@@ -101,6 +143,7 @@ class WindowLayoutMixin(WindowHost):
             self._leave_presentation_layout()
             geometry = self._normal_geometry or geometry
         settings.setValue("window/geometry", geometry)
+        settings.setValue("window/screen", _screen_key(available_geometry(self)))
         for key, splitter in self._splitters.items():
             settings.setValue(f"window/splitter_{key}", splitter.saveState())
 
@@ -118,20 +161,39 @@ class WindowLayoutMixin(WindowHost):
             return
         self._presentation = on
         self.actions_["presentation"].setChecked(on)
+        app = QApplication.instance()
+        if app is not None:
+            app.setProperty("presentation", on)  # views that fit their content read it (the graph)
         if on:
             self._normal_geometry = self.saveGeometry()
             self._normal_sizes = {key: s.sizes() for key, s in self._splitters.items()}
             self.setWindowState(self.windowState() | Qt.WindowState.WindowFullScreen)
+            QTimer.singleShot(0, self.fill_screen_if_needed)  # without a window manager nobody else does
         self._apply_fonts()
         self.pane_strip.setVisible(on)
+        toolbar = self.findChild(QToolBar, "main_toolbar")
+        if toolbar is not None:  # every button is a key (F5, F10, Shift+F10...): its row is code lines
+            toolbar.setVisible(not on)
+        self.step_panel.set_max_lines(PRESENTATION_STEP_LINES if on else None)
+        self._watch_code_pane()
         if on:
             self._apply_pane_focus()
         else:
+            self.console.setMinimumHeight(0)  # its own minimum again
             self._leave_presentation_layout()
             self.setWindowState(self.windowState() & ~Qt.WindowState.WindowFullScreen)
             if self._normal_geometry is not None:
                 self.restoreGeometry(self._normal_geometry)
             self.fit_to_screen()
+
+    def fill_screen_if_needed(self) -> None:
+        """Presentation mode: cover the screen's available geometry when the full-screen state did not
+        (an X server without a window manager, as a classroom kiosk may run, leaves the window's size)."""
+        if not self._presentation:
+            return
+        available = available_geometry(self)
+        if not self.frameGeometry().contains(available):
+            self.setGeometry(available)
 
     def _leave_presentation_layout(self) -> None:
         """Every pane visible again, at the sizes it had before presentation mode."""
@@ -176,6 +238,44 @@ class WindowLayoutMixin(WindowHost):
         self.pane_strip.set_current(self._pane)
         if not on_left:
             right.setSizes([1, 1])  # the visible one takes all the room
+        else:
+            self._fit_code_pane()
+
+    def toggle_console(self) -> None:
+        """Ctrl+4: in presentation mode, the console under the code big (half the pane) or small again."""
+        if not self._presentation:
+            self.console.setFocus()
+            return
+        self._console_big = not self._console_big
+        self.focus_pane("editor")
+        self._fit_code_pane()
+        if self._console_big:
+            self.console.setFocus()
+
+    def _fit_code_pane(self) -> None:
+        """Presentation mode: the code gets the room; under it the step panel or error card as they need,
+        and the console PRESENTATION_CONSOLE_LINES lines (half the pane after Ctrl+4)."""
+        if not (self._presentation and self._pane == "editor"):
+            return
+        left = self._splitters["left"]
+        total = sum(left.sizes()) or left.height()
+        if total <= 0:
+            return
+        if self._console_big:
+            left.setSizes([total // 2, total - total // 2])
+            return
+        console: Any = self.console
+        console.setMinimumHeight(1)  # qtconsole's own minimum is three lines: the code needs them more
+        font = console.font if isinstance(getattr(console, "font", None), QFont) else console.font()
+        stepping = self.step_panel.isVisibleTo(self)
+        lines = 1 if stepping else PRESENTATION_CONSOLE_LINES
+        needed = QFontMetrics(font).lineSpacing() * lines + 12  # and the frame
+        for widget in (self.step_panel, self.error_card):
+            if widget.isVisibleTo(self):
+                needed += widget.sizeHint().height() + 6
+        needed = min(needed, total * 2 // 3)
+        if abs(left.sizes()[1] - needed) > 2:
+            left.setSizes([total - needed, needed])
 
     # -- fonts and zoom --------------------------------------------------------------------
     def zoom_in(self) -> None:
@@ -194,6 +294,13 @@ class WindowLayoutMixin(WindowHost):
         font = QFont(QApplication.font())
         font.setPointSizeF(size)
         QApplication.setFont(font)
+        for chrome in (self.menuBar(), self.pane_strip, self.statusBar()):
+            if self._presentation:
+                small = QFont(font)
+                small.setPointSizeF(self._base_point_size * self._zoom * CHROME_SCALE)
+                chrome.setFont(small)
+            else:
+                chrome.setFont(QFont())  # the application's font again
         mono = QFont(self.editor.font())
         mono.setPointSizeF(size)
         self.editor.setFont(mono)
@@ -204,6 +311,8 @@ class WindowLayoutMixin(WindowHost):
             console.font = console_font
         if not self._presentation:
             self.fit_to_screen()
+        else:
+            self._refit.eventFilter(self, QEvent(QEvent.Type.LayoutRequest))  # new font, new line heights
 
     # -- figure fonts ----------------------------------------------------------------------
     def _check_figure_font(self) -> None:

@@ -61,7 +61,8 @@ class WindowRecoveryMixin(WindowFilesMixin):
             text = self.tr("Tensor Explorer did not close normally. Restore the unsaved text of {where} (autosaved at {time})?")
         text = text.format(where=self._where(offer), time=when)
         if count > 1:
-            text += " " + self.tr("({count} texts to restore: this is the newest.)").format(count=count)
+            # One sentence with its question: Chinese joins the two without the space English puts between.
+            text = self.tr("{question} ({count} texts to restore: this is the newest.)").format(question=text, count=count)
         self.banner.show_message(text, "warning", [(self.tr("Restore"), lambda: self._answer_offer(offer, True)),
                                                    (self.tr("Discard"), lambda: self._answer_offer(offer, False))],
                                  topic=TOPIC, on_close=self._show_autosave_notice)

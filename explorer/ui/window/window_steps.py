@@ -45,6 +45,10 @@ class WindowStepsMixin(WindowHost):
         self.stepper.position_changed.connect(self._on_stepper_position_changed)
         self.stepper.replay_started.connect(self._on_stepper_replay_started)
         self.stepper.ended.connect(self._on_stepper_ended)
+        self.stepper.queued_changed.connect(self._on_stepper_queued_changed)
+        self.stepper.replay_progressed.connect(self._on_stepper_replay_progressed)
+        self.stepper.busy_changed.connect(self._on_stepper_busy_changed)
+        self.session.ready.connect(self._on_session_ready_for_steps)
         self.runs.prepare = self._prepare_run
         self._last_changes: dict = {}
         self._watch_gradients = QSettings().value(WATCH_KEY, False) in (True, "true")
@@ -52,8 +56,12 @@ class WindowStepsMixin(WindowHost):
 
     # -- commands -----------------------------------------------------------------------
     def step(self) -> None:
-        """F10: run the next statement."""
-        self.stepper.step(self.editor.toPlainText(), self.editor.textCursor().blockNumber() + 1)
+        """F10: run the next statement (queued behind the one running, or the kernel's start)."""
+        started = self.stepper.step(self.editor.toPlainText(), self.editor.textCursor().blockNumber() + 1)
+        if started and not (self.session.is_ready and self.session.status in ("idle", "busy")):
+            self.step_panel.show_waiting(True)
+        elif not started and self.stepper.is_replaying():
+            self.statusBar().showMessage(self.tr("Busy stepping back: F10 works again once the replay is done"), 5000)
 
     def step_back(self) -> None:
         """Shift+F10: back one statement, by replaying the ones before it in a fresh kernel."""
@@ -106,6 +114,24 @@ class WindowStepsMixin(WindowHost):
     def _on_stepper_replay_started(self, count: int) -> None:
         self.step_panel.show_replaying(count)
         self.statusBar().showMessage(self.tr("Replaying in a fresh kernel…"), 5000)
+
+    def _on_stepper_queued_changed(self, count: int) -> None:
+        self.step_panel.show_queued(count)
+
+    def _on_session_ready_for_steps(self, _hello: dict) -> None:
+        self.step_panel.show_waiting(False)  # the queued step starts now
+
+    def _on_stepper_busy_changed(self, busy: bool) -> None:
+        if not busy:
+            self.step_panel.show_waiting(False)
+            self._on_session_status_changed(self.session.status)  # the replay's progress gives way to the kernel's
+
+    def _on_stepper_replay_progressed(self, done: int, total: int) -> None:
+        """The status bar says how far the replay is ("Kernel idle" between its statements would be wrong)."""
+        progress = self.step_panel.replay_progress(done, total)
+        if done < total:  # the last one is stepped: its before and after replace the panel's text
+            self.step_panel.show_replaying(total, done)
+        self.kernel_label.setText(f"<span style='color:#E69F00'>●</span> {progress}")
 
     def _on_stepper_ended(self) -> None:
         self.statusBar().showMessage(self.tr("The end of the script: every statement ran. "
