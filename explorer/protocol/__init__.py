@@ -137,3 +137,4 @@ from explorer.protocol.requests import (  # noqa: F401
     Watch,
     WatchGradients,
 )
+from explorer.protocol.source import RequestSource  # noqa: F401

@@ -31,7 +31,7 @@ class FramesWidget(QWidget):
     line_activated = Signal(int)  # a frame in the editor's code was chosen: its line in the file
     stop_requested = Signal()
 
-    def __init__(self, source: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, source: protocol.RequestSource, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("frames_bar")
         self._source = source

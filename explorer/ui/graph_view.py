@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QWheelEvent
@@ -47,7 +46,7 @@ class GraphView(SelectionView):
 
     graph_shown = Signal(object)
 
-    def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
+    def __init__(self, source: protocol.RequestSource, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(source, state, parent)
         self._result: protocol.GraphReply | None = None
         self._labels: list[str] = []

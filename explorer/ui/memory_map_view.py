@@ -31,7 +31,7 @@ class MemoryMapView(SelectionView):
 
     map_loaded = Signal(object)
 
-    def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
+    def __init__(self, source: protocol.RequestSource, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(source, state, parent)
         self._payload: protocol.MemoryMapReply | None = None
         self._message = ""

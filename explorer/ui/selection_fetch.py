@@ -11,7 +11,7 @@ still exists. A view that is hidden fetches when it is next shown.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject
@@ -38,7 +38,7 @@ class SelectionFetch(QObject):
         Sends the view's requests for the current selection (through :meth:`ask`).
     """
 
-    def __init__(self, view: QWidget, source: Any, state: AppState, fetch: Callable[[], None] | None = None) -> None:
+    def __init__(self, view: QWidget, source: protocol.RequestSource, state: AppState, fetch: Callable[[], None] | None = None) -> None:
         super().__init__(view)
         self._view = view
         self._source = source

@@ -8,8 +8,6 @@ the kernel about it through its :class:`~explorer.ui.selection_fetch.SelectionFe
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtWidgets import QWidget
 
 from explorer import protocol
@@ -33,7 +31,7 @@ class SelectionView(QWidget):
     (:meth:`SelectionFetch.schedule`), :meth:`_fetch`.
     """
 
-    def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
+    def __init__(self, source: protocol.RequestSource, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.app_state = state
         self._source = source

@@ -69,7 +69,7 @@ class StatsView(SelectionView):
 
     stats_shown = Signal(object)
 
-    def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
+    def __init__(self, source: protocol.RequestSource, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(source, state, parent)
         self._job: int | None = None
         self._state = "idle"  # idle | starting | running | done | cancelled | failed

@@ -28,7 +28,7 @@ class WatchList(QObject):
     sampled = Signal()  # the curves grew (the view redraws when it next paints)
     run_started = Signal()  # a watched run began: new curves
 
-    def __init__(self, source: Any, parent: QObject | None = None) -> None:
+    def __init__(self, source: protocol.RequestSource, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._source = source
         self.names: list[str] = []

@@ -47,7 +47,7 @@ class ImageView(ImageStatusMixin, SelectionView):
 
     image_shown = Signal(object)
 
-    def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
+    def __init__(self, source: protocol.RequestSource, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(source, state, parent)
         self._payload: dict | None = None
         self._facts: dict = {}  # what an error reply still told (channels per layout)

@@ -43,7 +43,7 @@ class InspectorView(QWidget):
 
     watch_toggled = Signal(str)  # a name path to watch while code runs, or to stop watching
 
-    def __init__(self, model: InspectorModel, source: Any, state: AppState, parent: QWidget | None = None) -> None:
+    def __init__(self, model: InspectorModel, source: protocol.RequestSource, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
         self.app_state = state

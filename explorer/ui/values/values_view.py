@@ -41,7 +41,7 @@ class ValuesView(SelectionView):
 
     values_shown = Signal(object)
 
-    def __init__(self, source: Any, state: AppState, parent: QWidget | None = None) -> None:
+    def __init__(self, source: protocol.RequestSource, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(source, state, parent)
         self._shown_name: str | None = None
         self._shape: list[int] = []

@@ -11,9 +11,9 @@ of files are reported together, once, never as a storm of dialogs.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -26,7 +26,7 @@ class DataLoader(QObject):
     problems_reported = Signal(object)  # ["file.npy: one sentence", ...]
     loaded = Signal(str)  # variable name
 
-    def __init__(self, source: Any, run_code: Callable[[str, Callable[[], None]], None],
+    def __init__(self, source: protocol.RequestSource, run_code: Callable[[str, Callable[[], None]], None],
                  confirm_pickle: Callable[[str, str], bool], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._source = source
@@ -52,10 +52,10 @@ class DataLoader(QObject):
             path = self._queue.pop(0)
         self._busy = True
         request = protocol.PrepareLoad(path=path, allow_pickle=allow_pickle)
-        self._source.ask(request, lambda reply, p=path: self._on_prepared(p, reply))
+        self._source.ask(request, functools.partial(self._on_prepared, path))
 
-    def _on_prepared(self, path: str, reply: protocol.Reply[dict]) -> None:
-        result = reply.result or {}
+    def _on_prepared(self, path: str, reply: protocol.Reply[protocol.LoadPlan]) -> None:
+        result: protocol.LoadPlan = reply.result or {}
         message = reply.message or result.get("error")
         if message and result.get("needs_pickle") and self._confirm_pickle(path, message):
             self._next(allow_pickle=True, path=path)

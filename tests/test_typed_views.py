@@ -1,0 +1,54 @@
+"""The type checker follows a request from a view to the reply it reads (``protocol.RequestSource``).
+
+A view's ``source`` is typed, so a callback reading a field its reply does not have, or a callback
+for another request's reply, is a mypy error. The snippets below are checked by mypy itself.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from mypy import api
+
+HEAD = textwrap.dedent("""
+    from explorer import protocol
+
+    def show(source: protocol.RequestSource) -> None:
+""")
+
+
+def _errors(tmp_path: Path, body: str) -> str:
+    snippet = tmp_path / "view.py"
+    snippet.write_text(HEAD + textwrap.indent(textwrap.dedent(body), "    "))
+    out, _err, status = api.run([str(snippet), "--cache-dir", str(tmp_path / "cache"), "--no-error-summary",
+                                 "--follow-imports=silent", "--strict-optional"])
+    return out if status else ""
+
+
+def test_a_view_reading_its_reply_rightly_passes(tmp_path: Path) -> None:
+    assert _errors(tmp_path, """
+        def drawn(reply: protocol.Reply[protocol.ImageReply]) -> None:
+            if reply.result is not None:
+                print(reply.result["layout"])
+        source.ask(protocol.Image(name="img"), drawn)
+    """) == ""
+
+
+def test_a_wrong_field_name_in_a_view_is_an_error(tmp_path: Path) -> None:
+    found = _errors(tmp_path, """
+        def drawn(reply: protocol.Reply[protocol.ImageReply]) -> None:
+            if reply.result is not None:
+                print(reply.result["layuot"])
+        source.ask(protocol.Image(name="img"), drawn)
+    """)
+    assert '"layuot"' in found and "ImageReply" in found, found
+
+
+def test_a_callback_for_another_reply_is_an_error(tmp_path: Path) -> None:
+    found = _errors(tmp_path, """
+        def drawn(reply: protocol.Reply[protocol.GraphReply]) -> None:
+            pass
+        source.ask(protocol.Image(name="img"), drawn)
+    """)
+    assert "ask" in found and "GraphReply" in found, found
