@@ -179,9 +179,13 @@ def bench_startup() -> list[Row]:
 
 # -- the inspector model -----------------------------------------------------------------------
 def _var(name: str, shape: tuple[int, ...] = (32, 32)) -> dict:
-    return {"name": name, "kind": "tensor", "type": "Tensor", "shape": list(shape), "dtype": "torch.float32",
-            "device": "cpu", "strides": [shape[-1], 1], "storage_offset": 0, "is_contiguous": True,
-            "preview": None, "memory_group": None}
+    """A VAR as the kernel sends it: every field present (the model reads ``children``, ``note``...)."""
+    from explorer import protocol
+
+    made = dict(protocol.null_var(name, "tensor", "Tensor"))
+    made.update({"shape": list(shape), "dtype": "torch.float32", "device": "cpu", "strides": [shape[-1], 1],
+                 "storage_offset": 0, "is_contiguous": True})
+    return made
 
 
 def bench_model() -> list[Row]:

@@ -198,3 +198,22 @@ def test_other_columns_widen_for_a_later_steps_values(qtbot) -> None:
     before = view.tree.columnWidth(shape)
     _show(qtbot, model, [var("x", shape=[2]), var("z_made_by", "other", repr="'MulBackward0'")], 2)
     assert view.tree.columnWidth(shape) > max(before, view.tree.fontMetrics().horizontalAdvance("'MulBackward0'"))
+
+
+def test_a_short_script_leaves_the_step_panel_room_for_every_row(qtbot) -> None:
+    from explorer.client.statements import split_statements
+    from explorer.client.step import StepResult
+    from explorer.ui.window.window_layout import PRESENTATION_STEP_LINES
+
+    window = quiet_window(qtbot)
+    window.resize(1280, 720)
+    window.editor.setPlainText("import torch\nt = torch.arange(6).reshape(2, 3)\nsub = t[:, 1:]\nsub[0, 0] = 999\n")
+    window.set_presentation(True)
+    statements = split_statements(window.editor.toPlainText())
+    value = {"kind": "tensor", "full": True, "shape": [2, 3], "dtype": "int64", "grad": None,
+             "text": "[[  0, 999,   2],\n [  3,   4,   5]]"}
+    items = [{"name": name, "captured": True, "before": value, "after": value} for name in ("t", "sub")]
+    window.step_panel.show_result(StepResult(statements[3], 3, 4, items))
+    # both variables' two lines (and the titles) fit, where four lines showed only t
+    qtbot.waitUntil(lambda: window.step_panel._max_lines > PRESENTATION_STEP_LINES)
+    window.set_presentation(False)

@@ -196,7 +196,10 @@ class StepPanel(QFrame):
     def set_max_lines(self, lines: int | None) -> None:
         """The rows take at most *lines* text lines of height (None: MAX_LINES); presentation mode gives
         the code the room."""
-        self._max_lines = lines or MAX_LINES
+        lines = lines or MAX_LINES
+        if lines == self._max_lines:
+            return
+        self._max_lines = lines
         if self._result is not None:
             self._fit_height()
 

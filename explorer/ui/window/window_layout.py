@@ -32,8 +32,10 @@ ZOOM_STEP, MIN_ZOOM, MAX_ZOOM = 1.15, 0.5, 4.0
 # Presentation mode, code pane: the console under the code keeps this many lines (its newest output), one
 # while the step panel shows what the step did; Ctrl+4 gives it half the pane.
 PRESENTATION_CONSOLE_LINES = 2
-# Presentation mode: the step panel's before/after rows take at most this many lines, then scroll.
+# Presentation mode: the step panel's before/after rows take at least this many lines (more when the code
+# needs less than MIN_CODE_LINES), then scroll.
 PRESENTATION_STEP_LINES = 4
+MIN_CODE_LINES = 12
 
 
 def _screen_key(available: QRect) -> str:
@@ -252,6 +254,24 @@ class WindowLayoutMixin(WindowHost):
         if self._console_big:
             self.console.setFocus()
 
+    def _fit_step_rows(self, room: int) -> None:
+        """The step panel's rows may take what *room* leaves beside MIN_CODE_LINES lines of code (fewer when
+        the script is shorter), never less than PRESENTATION_STEP_LINES: a 4-line script shows every row."""
+        editor = self.editor
+        code_lines = min(MIN_CODE_LINES, editor.document().blockCount())
+        # A line with Chinese (a comment) is taller than the code font's line spacing: count the taller.
+        tallest, block = float(editor.fontMetrics().lineSpacing()), editor.firstVisibleBlock()
+        for _ in range(MIN_CODE_LINES):
+            if not block.isValid():
+                break
+            tallest, block = max(tallest, editor.blockBoundingRect(block).height()), block.next()
+        code = int(tallest * (code_lines + 0.5)) + 2 * editor.frameWidth() + editor.horizontalScrollBar().sizeHint().height()
+        if self.error_card.isVisibleTo(self):
+            room -= self.error_card.sizeHint().height()
+        line = self.step_panel.fontMetrics().height()
+        spare = (room - code) // max(line, 1) - 2  # the header and the column titles
+        self.step_panel.set_max_lines(max(PRESENTATION_STEP_LINES, spare))
+
     def _fit_code_pane(self) -> None:
         """Presentation mode: the code gets the room; under it the step panel or error card as they need,
         and the console PRESENTATION_CONSOLE_LINES lines (half the pane after Ctrl+4)."""
@@ -270,6 +290,8 @@ class WindowLayoutMixin(WindowHost):
         stepping = self.step_panel.isVisibleTo(self)
         lines = 1 if stepping else PRESENTATION_CONSOLE_LINES
         needed = QFontMetrics(font).lineSpacing() * lines + 12  # and the frame
+        if stepping:
+            self._fit_step_rows(total - needed)
         for widget in (self.step_panel, self.error_card):
             if widget.isVisibleTo(self):
                 needed += widget.sizeHint().height() + 6
