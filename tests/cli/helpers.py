@@ -43,6 +43,17 @@ def cli_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return dict(os.environ, QT_QPA_PLATFORM="offscreen", TMPDIR=str(tmp), PYTHONPATH=path, **extra)
 
 
+def unscaled_env(tmp_path: Path) -> dict[str, str]:
+    """A CLI environment with the budgets at their own size (scale 1), for a test that must wait one out.
+
+    A wrong key is noticed only when the handshake budget has passed, a kernel whose messaging a script
+    broke only when its silence budget has, an ignored interrupt only when the stop grace has: CI's scale
+    (4, in ``.ci/run``) makes each such wait four times as long and tests nothing more. The kernel start
+    keeps a generous bound at scale 1 too (60 s, against 10-20 s at CI's heaviest load).
+    """
+    return cli_env(tmp_path, TENSOR_EXPLORER_TIME_SCALE="1")
+
+
 def cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None,
         timeout: float = HANG_GUARD_S) -> subprocess.CompletedProcess:
     """Run ``python -m explorer ARGS`` to the end (a hang fails the test through *timeout*)."""

@@ -12,23 +12,13 @@ import os
 import time
 from pathlib import Path
 
-from tests.cli.helpers import cli, cli_env
+from tests.cli.helpers import cli, cli_env, unscaled_env
 from tests.client.tcp_kernel import run_in, tcp_kernel
 
 PORTS = ("shell_port", "iopub_port", "stdin_port", "hb_port", "control_port")
 #: A budget no handshake needs: a command that waited for all of it fails the test.
 PATIENT = ("--timeout", "300")
 
-
-def _unscaled(tmp_path: Path) -> dict[str, str]:
-    """A CLI environment with the budgets at their own size (scale 1), for a test that must wait one out.
-
-    A wrong key can only be noticed when the handshake budget has passed, a dead kernel when its heartbeat
-    has gone unanswered: CI's scale (4) would make each wait four times as long and test nothing more. The
-    kernel is already up (its start is the test's, scaled), and a heartbeat is answered by the kernel's own
-    thread in milliseconds even on a loaded machine.
-    """
-    return cli_env(tmp_path, TENSOR_EXPLORER_TIME_SCALE="1")
 
 
 def _one_sentence(stderr: str) -> str:
@@ -50,13 +40,13 @@ def _copy(path: str, folder: Path, **changes) -> Path:
 def test_a_wrong_key_is_named_after_a_bounded_handshake(tmp_path: Path) -> None:
     with tcp_kernel(str(tmp_path)) as kernel:
         done = cli(tmp_path, "inspect", "--existing", str(_copy(kernel["file"], tmp_path, key="not-the-key")),
-                   "--json", *PATIENT, env=_unscaled(tmp_path))
+                   "--json", *PATIENT, env=unscaled_env(tmp_path))
         assert done.returncode == 2
         line = _one_sentence(done.stderr)
         assert "answers its heartbeat but not our signed requests" in line and "the key" in line
         assert json.loads(done.stdout)["error"]["type"] == "AttachError"
         # The window says it too, before it opens.
-        window = cli(tmp_path, "--existing", str(tmp_path / "kernel-copy.json"), env=_unscaled(tmp_path))
+        window = cli(tmp_path, "--existing", str(tmp_path / "kernel-copy.json"), env=unscaled_env(tmp_path))
         assert window.returncode == 2 and "not our signed requests" in _one_sentence(window.stderr)
         assert kernel["process"].poll() is None
         assert run_in(kernel["file"], "assert 1")["status"] == "ok"  # the kernel never noticed
@@ -120,7 +110,7 @@ threading.Thread(target=end_it, daemon=True).start()
 def test_a_kernel_that_dies_during_the_inspection_is_one_sentence(tmp_path: Path) -> None:
     with tcp_kernel(str(tmp_path)) as kernel:
         run_in(kernel["file"], DIES_WHILE_INSPECTED)
-        done = cli(tmp_path, "inspect", "--existing", kernel["file"], "--json", *PATIENT, env=_unscaled(tmp_path))
+        done = cli(tmp_path, "inspect", "--existing", kernel["file"], "--json", *PATIENT, env=unscaled_env(tmp_path))
         assert kernel["process"].wait(timeout=60) == 1  # it did die, during our request
     assert done.returncode == 2
     line = _one_sentence(done.stderr)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import cli, leftovers
+from tests.cli.helpers import cli, leftovers, unscaled_env
 
 PATIENT = ("--timeout", "300")
 
@@ -20,7 +20,7 @@ PATIENT = ("--timeout", "300")
 def _inspect(tmp_path: Path, code: str):
     script = tmp_path / "script.py"
     script.write_text(code)
-    out = cli(tmp_path, "inspect", str(script), "--json", *PATIENT)
+    out = cli(tmp_path, "inspect", str(script), "--json", *PATIENT, env=unscaled_env(tmp_path))
     return out, json.loads(out.stdout)
 
 
@@ -45,7 +45,7 @@ def test_a_script_that_breaks_the_kernels_messaging_is_named(tmp_path: Path, cod
 def test_render_says_it_in_one_sentence(tmp_path: Path) -> None:
     script = tmp_path / "script.py"
     script.write_text("import builtins\nimport numpy as np\nimg = np.zeros((4, 4))\nbuiltins.isinstance = None\n")
-    out = cli(tmp_path, "render", str(script), "--out", str(tmp_path / "x.png"), *PATIENT)
+    out = cli(tmp_path, "render", str(script), "--out", str(tmp_path / "x.png"), *PATIENT, env=unscaled_env(tmp_path))
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "replaced builtins.isinstance" in out.stderr
 

@@ -18,6 +18,7 @@ from tests.cli.helpers import (
     leftovers,
     private_tmp,
     start_cli,
+    unscaled_env,
     wait_for_file,
     wait_gone,
 )
@@ -42,7 +43,7 @@ def _script(tmp_path: Path, template: str) -> tuple[Path, Path]:
 @pytest.mark.parametrize("template", [IGNORES_INTERRUPTS, BLOCKS_IN_C], ids=["catches-interrupt", "blocks-in-c"])
 def test_an_ignored_interrupt_escalates_to_killing_the_kernel(tmp_path: Path, template: str) -> None:
     script, marker = _script(tmp_path, template)
-    out = cli(tmp_path, "inspect", str(script), "--json", "--timeout", "3")
+    out = cli(tmp_path, "inspect", str(script), "--json", "--timeout", "3", env=unscaled_env(tmp_path))
     assert out.returncode == 1, out.stderr
     error = json.loads(out.stdout)["error"]
     assert error["type"] == "Timeout" and "--timeout 3" in error["message"]
