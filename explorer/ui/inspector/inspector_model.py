@@ -19,23 +19,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPen, QPixmap
 
 from explorer import protocol
 from explorer.ui.inspector.inspector_columns import Column, columns
 from explorer.ui.inspector.inspector_nodes import (
-    Node,
     RowBuild,
     all_names,
     filtered,
-    index_names,
     number,
-    refresh_vars,
     root_name,
-    spans,
     visible,
 )
+from explorer.ui.inspector.inspector_rows import RowTree
 from explorer.ui.palette import HIGHLIGHT_ALPHA, HighlightRole, group_color
 
 _PIN: list[QIcon] = []
@@ -68,7 +65,7 @@ _ROLES = frozenset({_DISPLAY, VAR_ROLE, Qt.ItemDataRole.ToolTipRole, Qt.ItemData
                     Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole})
 
 
-class InspectorModel(QAbstractItemModel):
+class InspectorModel(RowTree):
     """Shows the kernel's snapshot replies (:class:`explorer.protocol.SnapshotReply`)."""
 
     # A delta did not follow the snapshot shown (a reply was lost): ask for a full snapshot.
@@ -76,14 +73,11 @@ class InspectorModel(QAbstractItemModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._columns: list[Column] = columns()
-        self._root = Node.root([])
+        self._columns = columns()
         self._changes: dict[str, protocol.Change] = {}
         self._highlight: dict[str, HighlightRole] = {}
         self._pinned: set[str] = set()  # watched names (the Watch tab), drawn with a pin
-        self._by_name: dict[str, Node] = {}
-        self._filter = ""
-        self._limit = FETCH_ROWS  # top-level rows the view has been given
+        self._limit = FETCH_ROWS
         self._seq = 0
         self._pending: dict[str, protocol.Var] = {}  # the rest of a large delta, applied a slice per turn
         self._pending_markers: set[str] = set()
@@ -194,66 +188,6 @@ class InspectorModel(QAbstractItemModel):
         """Whether *name*'s row is about to change: it is in the top level still being built."""
         return self._building is not None and root_name(name) in self._building[0].names
 
-    def _swap(self, var: protocol.Var) -> Node | None:
-        """A changed top-level VAR takes its row's place; returns the node (None if unknown)."""
-        node = self._by_name.get(var["name"])
-        if node is None or node.parent is not self._root:
-            return None
-        new_children = var["children"] or []
-        if [c["name"] for c in new_children] == [c.name for c in node.children]:
-            node.var, node.texts = var, None
-            refresh_vars(node, new_children)  # same rows: new facts in place
-            return node
-        self._restructure(node, var)
-        return node
-
-    def _restructure(self, node: Node, var: protocol.Var) -> None:
-        """A container's children came or went: remove its old child rows, insert the new ones."""
-        index = self.createIndex(node.row, 0, node)
-        told = visible(node, self._limit)  # rows the view never got need no notice
-        if node.shown:
-            if told:
-                self.beginRemoveRows(index, 0, len(node.shown) - 1)
-            for gone in node.walk():
-                self._by_name.pop(gone.name, None)
-            node.children, node.shown = [], []
-            if told:
-                self.endRemoveRows()
-        node.var, node.texts = var, None
-        fresh = Node(var, node.parent)
-        if not fresh.children:
-            return
-        shown = filtered(fresh.children, self._filter, parent_matches=self._matches(node))
-        if shown and told:
-            self.beginInsertRows(index, 0, len(shown) - 1)
-        node.children = fresh.children
-        for child in node.children:
-            child.parent = node
-        node.shown = shown
-        number(node.shown)
-        for child in node.walk():
-            self._by_name[child.name] = child
-        if shown and told:
-            self.endInsertRows()
-
-    def _repaint(self, nodes: list[Node]) -> None:
-        """One dataChanged per parent, spanning the touched rows that are shown."""
-        last = len(self._columns) - 1
-        for parent, lo, hi in spans(nodes, self._limit):
-            parent_index = QModelIndex() if parent is self._root or parent is None else self.createIndex(parent.row, 0, parent)
-            self.dataChanged.emit(self.index(lo, 0, parent_index), self.index(hi, last, parent_index))
-
-    def _reindex(self) -> None:
-        by_name: dict[str, Node] = {}
-        index_names(self._root.children, by_name)
-        self._by_name = by_name
-        self._root.shown = filtered(self._root.children, self._filter, parent_matches=not self._filter)
-        number(self._root.shown)
-
-    def _refresh_rows(self, names: set[str]) -> None:
-        """Repaint the rows whose change marker or highlight came or went (not the whole table)."""
-        self._repaint([node for node in (self._by_name.get(name) for name in names) if node is not None])
-
     # -- the name filter -------------------------------------------------------------------
     def set_filter(self, text: str) -> None:
         """Show only variables whose name contains *text* (any case), with their matching children."""
@@ -267,9 +201,6 @@ class InspectorModel(QAbstractItemModel):
         number(self._root.shown)
         self._limit = FETCH_ROWS
         self.endResetModel()
-
-    def _matches(self, node: Node) -> bool:
-        return not self._filter or self._filter in node.key
 
 
     # -- highlight and language ---------------------------------------------------------------

@@ -1,0 +1,98 @@
+"""The inspector model's rows: swapping a changed VAR into its row, restructuring a container, repainting.
+
+:class:`RowTree` is the base of :class:`~explorer.ui.inspector.inspector_model.InspectorModel`:
+the tree of :class:`~explorer.ui.inspector.inspector_nodes.Node` rows under a root, the
+name index, and the few row operations every snapshot uses, each telling the view only about
+rows it has been given (the top level is handed over in batches, see ``fetchMore``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject
+
+from explorer import protocol
+from explorer.ui.inspector.inspector_columns import Column
+from explorer.ui.inspector.inspector_nodes import (
+    Node,
+    filtered,
+    index_names,
+    number,
+    refresh_vars,
+    spans,
+    visible,
+)
+
+
+class RowTree(QAbstractItemModel):
+    """Rows of the inspector: the root's top level, the name index, and the view's batch limit."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._root = Node.root([])
+        self._by_name: dict[str, Node] = {}
+        self._filter = ""  # lower-case substring of the names shown ('' shows all)
+        self._columns: list[Column] = []
+        self._limit = 0  # top-level rows the view has been given
+
+    def _matches(self, node: Node) -> bool:
+        return not self._filter or self._filter in node.key
+
+    def _swap(self, var: protocol.Var) -> Node | None:
+        """A changed top-level VAR takes its row's place; returns the node (None if unknown)."""
+        node = self._by_name.get(var["name"])
+        if node is None or node.parent is not self._root:
+            return None
+        new_children = var["children"] or []
+        if [c["name"] for c in new_children] == [c.name for c in node.children]:
+            node.var, node.texts = var, None
+            refresh_vars(node, new_children)  # same rows: new facts in place
+            return node
+        self._restructure(node, var)
+        return node
+
+    def _restructure(self, node: Node, var: protocol.Var) -> None:
+        """A container's children came or went: remove its old child rows, insert the new ones."""
+        index = self.createIndex(node.row, 0, node)
+        told = visible(node, self._limit)  # rows the view never got need no notice
+        if node.shown:
+            if told:
+                self.beginRemoveRows(index, 0, len(node.shown) - 1)
+            for gone in node.walk():
+                self._by_name.pop(gone.name, None)
+            node.children, node.shown = [], []
+            if told:
+                self.endRemoveRows()
+        node.var, node.texts = var, None
+        fresh = Node(var, node.parent)
+        if not fresh.children:
+            return
+        shown = filtered(fresh.children, self._filter, parent_matches=self._matches(node))
+        if shown and told:
+            self.beginInsertRows(index, 0, len(shown) - 1)
+        node.children = fresh.children
+        for child in node.children:
+            child.parent = node
+        node.shown = shown
+        number(node.shown)
+        for child in node.walk():
+            self._by_name[child.name] = child
+        if shown and told:
+            self.endInsertRows()
+
+    def _repaint(self, nodes: list[Node]) -> None:
+        """One dataChanged per parent, spanning the touched rows that are shown."""
+        last = len(self._columns) - 1
+        for parent, lo, hi in spans(nodes, self._limit):
+            parent_index = QModelIndex() if parent is self._root or parent is None else self.createIndex(parent.row, 0, parent)
+            self.dataChanged.emit(self.index(lo, 0, parent_index), self.index(hi, last, parent_index))
+
+    def _reindex(self) -> None:
+        by_name: dict[str, Node] = {}
+        index_names(self._root.children, by_name)
+        self._by_name = by_name
+        self._root.shown = filtered(self._root.children, self._filter, parent_matches=not self._filter)
+        number(self._root.shown)
+
+    def _refresh_rows(self, names: set[str]) -> None:
+        """Repaint the rows whose change marker or highlight came or went (not the whole table)."""
+        self._repaint([node for node in (self._by_name.get(name) for name in names) if node is not None])
