@@ -42,6 +42,7 @@ def _requests(tmp_path: Path) -> list[protocol.Request[Any]]:
     return [
         protocol.Hello(), protocol.AfterRun(code="z = 1"), protocol.AfterRun(code="1/0", failed=True),
         protocol.AfterRun(code="", delta=True, overlaps=False), protocol.Snapshot(exact_overlaps=True),
+        protocol.AfterRun(code="rows = base[1:]", overlaps=False, selected="rows"),
         protocol.Overlaps(name="rows"), protocol.SetLanguage(lang="en"), protocol.ScriptContext(path=None),
         protocol.Image(name="img"), protocol.Values(name="base"), protocol.MemoryMap(name="rows"),
         protocol.MemoryMap(name="x"), protocol.Graph(name="y"), protocol.Graph(name="x"), protocol.Graph(name="a"),

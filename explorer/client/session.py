@@ -46,6 +46,9 @@ class KernelSession(QObject):
 
     status_changed = Signal(str)  # a KernelStatus
     namespace_changed = Signal(object)  # a protocol.SnapshotReply (full, or a delta)
+    # The selected variable's overlaps (a protocol.OverlapsReply) that a run's reply carried; emitted
+    # just before that run's namespace_changed, so the inspector need not ask for them again.
+    selected_overlaps = Signal(object)
     run_started = Signal(object)  # {"msg_id", "code", "mine"}
     run_finished = Signal(object)  # {"msg_id", "code", "mine", "failed", "error", "hints", "warnings", "problem"}
     kernel_died = Signal(str)
@@ -89,6 +92,8 @@ class KernelSession(QObject):
         self._pings: set[str] = set()  # kernel_info requests sent since the (re)start, until IOPub answered one
         self._reconnecting = False
         self._launched = False  # the kernel process was started (by launch() or start())
+        # The name selected in the window (set by it), sent with each run's AfterRun.
+        self.selection: Callable[[], str | None] = lambda: None
         self._ping_timer = QTimer(self)  # the next ping while IOPub has not answered one
         self._ping_timer.setSingleShot(True)
         self._ping_timer.setInterval(IOPUB_PING_MS)
@@ -313,7 +318,8 @@ class KernelSession(QObject):
         if not self._runs:
             self._set_status("idle")
         # overlaps=False keeps big namespaces fast; the inspector asks for the selected variable's
-        request = protocol.AfterRun(code=run["code"], failed=run["failed"], overlaps=False, delta=True)
+        request = protocol.AfterRun(code=run["code"], failed=run["failed"], overlaps=False, delta=True,
+                                    selected=self.selection() or "")
         self.ask(request, lambda reply: self._on_after_run_replied(run, reply))
 
     def _on_after_run_replied(self, run: dict[str, Any], reply: protocol.Reply[protocol.AfterRunReply]) -> None:
@@ -321,6 +327,8 @@ class KernelSession(QObject):
         if not result:
             self.run_finished.emit({**run, "error": None, "hints": [], "warnings": [], "problem": reply.message})
             return
+        if result.get("selected"):
+            self.selected_overlaps.emit(result["selected"])
         self.namespace_changed.emit(result["snapshot"])
         self.run_finished.emit({**run, "error": result.get("error"), "hints": result.get("hints") or [],
                                 "warnings": result.get("warnings") or [], "problem": None})

@@ -205,6 +205,7 @@ class AfterRunReply(TypedDict):
     error: Card | None
     hints: list[Card]
     warnings: list[Card]
+    selected: OverlapsReply | None  # AfterRun.selected's overlaps when the run changed it, else None
 
 
 class HelloReply(TypedDict):

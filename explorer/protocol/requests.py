@@ -70,6 +70,8 @@ class AfterRun(Request[AfterRunReply]):
     checks every pair exactly (the CLI). A failed run's card lists the user frames of the
     traceback (``frames``, see :class:`FrameInfo`); ``frame_variables`` adds each frame's
     locals as VARs (the CLI's ``error.frames``; the window asks per frame with :class:`SelectFrame`).
+    ``selected`` is the window's selected name: when the run changed it, the reply carries its
+    overlaps too (``selected``, as :class:`Overlaps` would answer), saving that round trip.
     """
 
     method: ClassVar[str] = "after_run"
@@ -79,6 +81,7 @@ class AfterRun(Request[AfterRunReply]):
     exact_overlaps: bool = False
     delta: bool = False
     frame_variables: bool = False
+    selected: str = ""
 
 
 @dataclass(frozen=True)

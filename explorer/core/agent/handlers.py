@@ -13,6 +13,7 @@ send with the declaration (``tests/test_protocol_var.py``, ``tests/test_protocol
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable, Mapping
@@ -23,6 +24,9 @@ from explorer.core import i18n
 from explorer.core.agent.frames import FrameChoice, FrameStack, frame_namespace, traceback_frames
 from explorer.core.i18n import _
 from explorer.core.resolve import resolve
+
+#: The top-level name a name path starts with (``model`` of ``model.fc.weight``, ``d`` of ``d['k']``).
+_ROOT_NAME = re.compile(r"[^\W\d]\w*")
 
 
 class ClientState:
@@ -142,7 +146,17 @@ class Agent:
         hints = [] if out["error"] is not None else _guarded(self._hints, req.code)
         out["hints"] = hints if isinstance(hints, list) else []
         out["warnings"], self.warnings = [w for w in self.warnings if w], []
+        out["selected"] = self._selected_overlaps(req, client, out["snapshot"]["changes"])
         return cast(protocol.AfterRunReply, out)
+
+    def _selected_overlaps(self, req: protocol.AfterRun, client: ClientState,
+                           changes: Mapping[str, Any]) -> protocol.OverlapsReply | None:
+        """The selected variable's overlaps when this run changed it (the window would ask for them next)."""
+        root = _ROOT_NAME.match(req.selected)
+        if root is None or root.group(0) not in changes:
+            return None
+        found = _guarded(self.overlaps, protocol.Overlaps(name=req.selected), client)
+        return cast(protocol.OverlapsReply, found) if isinstance(found, dict) and "internal" not in found else None
 
     def overlaps(self, req: protocol.Overlaps, client: ClientState) -> protocol.OverlapsReply:
         from explorer.core.memory.relations import describe_relations

@@ -48,6 +48,7 @@ class InspectorView(QWidget):
         self.model = model
         self.app_state = state
         self._fetcher = SelectionFetch(self, source, state)  # the selection's overlaps and relations
+        self._offered: protocol.OverlapsReply | None = None  # overlaps a run's reply brought (offer_overlaps)
         self._quiet = False  # True while the model resets: selection signals are ours, not the user's
         self._sized = False  # columns fitted to their contents once, when the first rows arrived
         self._expanded: set[str] = set()
@@ -122,6 +123,7 @@ class InspectorView(QWidget):
         """Show a snapshot reply; the selection follows its variable by name."""
         changed = self.model.apply_snapshot(snapshot)
         name = self.app_state.selected_name
+        offered, self._offered = self._offered, None  # good for this snapshot only
         if name is None:
             return
         var = self.model.variable(name)
@@ -130,7 +132,11 @@ class InspectorView(QWidget):
             self.model.set_highlight({})
             self.relation.clear()
         elif name in changed or root_name(name) in changed:
-            self._select_var(var)  # new facts: the views fetch again
+            self._select_var(var, offered if offered is not None and offered["name"] == name else None)
+
+    def offer_overlaps(self, overlaps: protocol.OverlapsReply) -> None:
+        """The selected variable's overlaps, carried by the run's reply: the next snapshot uses them unasked."""
+        self._offered = overlaps
 
     def set_filter_text(self, text: str) -> None:
         self._filter.setText(text)
@@ -255,13 +261,17 @@ class InspectorView(QWidget):
         if var["name"] != self.app_state.selected_name or var is not self.app_state.selection:
             self._select_var(var)
 
-    def _select_var(self, var: protocol.Var) -> None:
+    def _select_var(self, var: protocol.Var, overlaps: protocol.OverlapsReply | None = None) -> None:
+        """Select *var*; its overlaps are asked for, unless the run's reply brought them (*overlaps*)."""
         self.app_state.select(var)
         self._fetcher.restart()
         name = var["name"]
         self.model.set_highlight({name: "selected"})
         if not is_array(var["kind"]):
             self.relation.clear()
+            return
+        if overlaps is not None:
+            self._on_source_overlaps_replied(protocol.Reply(True, overlaps))
             return
         self.relation.setText(self.tr("Checking which elements {name} shares…").format(name=name))
         self._fetcher.ask(protocol.Overlaps(name=name), self._on_source_overlaps_replied)

@@ -149,6 +149,9 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
     def _connect(self) -> None:
         self.session.status_changed.connect(self._on_session_status_changed)
         self.session.namespace_changed.connect(self._on_session_namespace_changed)
+        if hasattr(self.session, "selected_overlaps"):  # a run's reply may carry the selection's overlaps
+            self.session.selected_overlaps.connect(self.inspector.offer_overlaps)
+            self.session.selection = lambda: self.app_state.selected_name
         self.runs.started.connect(self._on_runs_started)
         self.runs.finished.connect(self._on_runs_finished)
         self.session.kernel_died.connect(self._on_session_kernel_died)
