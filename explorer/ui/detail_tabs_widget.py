@@ -70,11 +70,6 @@ class DetailTabsWidget(QTabWidget):
         self._started = True
         self._build_shown()
 
-    def ensure_views(self) -> None:
-        """Build every view not built yet (imports matplotlib and networkx)."""
-        for index in range(len(_CLASSES)):
-            self._view(index)
-
     def built(self) -> list[str]:
         """The views built so far, by name ("image", "values", ...)."""
         return [_CLASSES[i] for i in sorted(self._views)]

@@ -42,10 +42,6 @@ def select_lines(doc: QTextDocument, first: int, last: int, keep: QTextCursor | 
     return cursor
 
 
-def line_text(doc: QTextDocument, number: int) -> str:
-    return doc.findBlockByNumber(number).text()
-
-
 def str_index(text: str, units: int) -> int:
     """The ``str`` index of UTF-16 position *units* in *text* (Qt counts UTF-16 code units)."""
     if text.isascii() or max(text) <= "\uffff":

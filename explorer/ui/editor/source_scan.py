@@ -131,14 +131,6 @@ def _string_end(state: ScanState, line: str, i: int, number: int) -> int:
     return i
 
 
-def code_end_char(line: str) -> str:
-    """The last character of *line* that is code (not in a comment or string); '' when none."""
-    state = scan(line)
-    if state.last_code is None or state.string is not None:
-        return ""
-    return state.last_code[2]
-
-
 def string_prefix_before(line: str, column: int) -> bool:
     """Whether the characters before *column* are a string prefix like ``f``, ``rb`` (for quote closing)."""
     start = column
