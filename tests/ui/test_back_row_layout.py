@@ -8,28 +8,15 @@ platform takes its screen size once, when the application starts.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.ui.projector_helpers import probe_on_screen
 
 
 def _probe(tmp_path: Path, lang: str, width: int, height: int) -> dict:
-    screens = {"screens": [{"name": "projector", "x": 0, "y": 0, "width": width, "height": height,
-                            "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}
-    config = tmp_path / "screens.json"
-    config.write_text(json.dumps(screens))
-    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", MPLBACKEND="Agg",
-               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"),
-               TENSOR_EXPLORER_DATA_DIR=str(tmp_path / "recovery"))
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "ui" / "code_lines_probe.py"), "--lang", lang],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return probe_on_screen(tmp_path, "code_lines_probe.py", lang, width, height, timeout=300)
 
 
 @pytest.mark.parametrize(("lang", "width", "height"),
