@@ -78,13 +78,9 @@ from explorer.protocol.replies import (  # noqa: F401
     FrameReply,
     GradientsWatched,
     GradSummary,
-    GraphReply,
     HelloReply,
-    ImageReply,
     LanguageReply,
     LoadPlan,
-    MapRow,
-    MemoryMapReply,
     OverlapsReply,
     PatchedScript,
     PausedEvent,
@@ -102,7 +98,6 @@ from explorer.protocol.replies import (  # noqa: F401
     StepCaptured,
     StepCompared,
     Storage,
-    ValuesReply,
     Var,
     WatchSample,
     WatchSet,
@@ -138,3 +133,10 @@ from explorer.protocol.requests import (  # noqa: F401
     WatchGradients,
 )
 from explorer.protocol.source import RequestSource  # noqa: F401
+from explorer.protocol.view_replies import (  # noqa: F401
+    GraphReply,
+    ImageReply,
+    MapRow,
+    MemoryMapReply,
+    ValuesReply,
+)

@@ -12,12 +12,9 @@ from explorer.protocol.replies import (
     Cleared,
     FrameReply,
     GradientsWatched,
-    GraphReply,
     HelloReply,
-    ImageReply,
     LanguageReply,
     LoadPlan,
-    MemoryMapReply,
     OverlapsReply,
     PatchedScript,
     Rendered,
@@ -29,8 +26,13 @@ from explorer.protocol.replies import (
     StatsStatus,
     StepCaptured,
     StepCompared,
-    ValuesReply,
     WatchSet,
+)
+from explorer.protocol.view_replies import (
+    GraphReply,
+    ImageReply,
+    MemoryMapReply,
+    ValuesReply,
 )
 
 
