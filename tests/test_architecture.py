@@ -162,3 +162,15 @@ def test_protocol_needs_only_the_standard_library() -> None:
             if top not in sys.stdlib_module_names and not name.startswith("explorer.protocol") and top != "__future__":
                 offenders.append(f"{path.relative_to(PACKAGE)} imports {name}")
     assert offenders == []
+
+
+#: docs/architecture.md, Conventions: "a module over 450 lines is split".
+MODULE_LINES = 450
+
+
+def test_no_module_is_over_the_conventions_limit() -> None:
+    root = PACKAGE.parent
+    long = {str(path.relative_to(root)): n for folder in ("explorer", "scripts", "tests")
+            for path in sorted((root / folder).rglob("*.py"))
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LINES}
+    assert not long, f"split these modules (over {MODULE_LINES} lines): {long}"
