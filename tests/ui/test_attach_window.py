@@ -6,6 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from explorer import protocol
 from explorer.client.connection import resolve
 from tests.client.tcp_kernel import run_in, tcp_kernel
 from tests.ui.window_helpers import TIMEOUT, open_window, press, type_code
@@ -81,3 +82,40 @@ def test_attached_to_a_kernel_with_torch_the_status_says_so_and_the_console_stay
         assert "No such comm" not in text, text
         window.close()
         session.shutdown()
+
+
+def test_a_notebook_cell_running_in_an_attached_kernel_is_watched_from_the_window(qtbot, running_kernel) -> None:
+    """Issue 26: an engineer's notebook trains on a server; the window attached to its kernel draws the loop live."""
+    import threading
+
+    window, session = open_window(qtbot, connection=resolve(running_kernel["file"]))
+    qtbot.waitUntil(lambda: "from_notebook" in _names(window), timeout=TIMEOUT)
+    window.watch.set_names(["step", "loss"])
+    # Requests are answered in order: once this one is, the kernel has the watch.
+    answered: list[object] = []
+    session.ask(protocol.Snapshot(), answered.append)
+    qtbot.waitUntil(lambda: bool(answered), timeout=TIMEOUT)
+    code = ("import time\nend = time.monotonic() + 3\nstep = 0\nwhile time.monotonic() < end:\n"
+            "    step += 1\n    loss = 1.0 / step\n    time.sleep(0.01)\n")
+    notebook = threading.Thread(target=run_in, args=(running_kernel["file"], code))  # another client runs the cell
+    notebook.start()
+    try:
+        # Samples arrive while the notebook's cell is still running.
+        qtbot.waitUntil(lambda: len(_points(window, "step")) >= 5, timeout=TIMEOUT)
+        assert notebook.is_alive()
+    finally:
+        notebook.join(timeout=TIMEOUT / 1000)
+    steps = _points(window, "step")
+    assert steps == sorted(steps) and steps[-1] > steps[0]
+    losses = _points(window, "loss")
+    assert losses and losses[-1] < losses[0]
+    window.close()
+    session.shutdown()
+    QApplication.processEvents()
+    assert running_kernel["process"].poll() is None
+
+
+def _points(window, name: str) -> list[float]:
+    run = window.watch.curves.current
+    curve = run.curves.get(name) if run is not None else None
+    return [y for y in (curve[1] if curve else []) if y is not None]
