@@ -112,6 +112,10 @@ def scenes(demo: Path, step: Path, failing: Path) -> list[Scene]:
               ("key ctrl+1", "key ctrl+Home", *(["key F10", "wait 3"] * 4))),
         Scene("presentation-graph-zh", ("--lang", "zh_CN", "--presentation", "--lesson", "07"),
               ("key ctrl+1", *(["key F10", "wait 2"] * 8), *select("z", ("x", "y", "z")), *tab("graph"))),
+        # Lesson 10 watches loss, w and b: the shot is taken while its training loop still runs.
+        Scene("watch-en", ("--lang", "en", "--lesson", "10"), ("key ctrl+1", "key F5", "wait 1")),
+        Scene("presentation-watch-zh", ("--lang", "zh_CN", "--presentation", "--lesson", "10"),
+              ("key ctrl+1", "key F5", f"wait {RUN_WAIT}", "key ctrl+3")),
     ]
 
 

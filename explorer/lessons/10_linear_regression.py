@@ -20,7 +20,7 @@ y = 3 * x + 0.5 + 0.1 * torch.randn(20, 1)
 # zh: 两个待学习的参数，从 0 开始。
 w = torch.zeros(1, requires_grad=True)
 b = torch.zeros(1, requires_grad=True)
-optimizer = torch.optim.SGD([w, b], lr=0.3)
+optimizer = torch.optim.SGD([w, b], lr=0.1)
 
 # %%
 # en: Forward: a prediction for every point, then the mean squared error.
@@ -55,7 +55,7 @@ for _ in range(100):
     loss.backward()
     optimizer.step()
     losses.append(loss.item())
-    time.sleep(0.03)
+    time.sleep(0.04)
 
 # %%
 # en: The learned values should be close to 3 and 0.5.
@@ -75,7 +75,7 @@ with torch.no_grad():
 # en: The same model with nn.Linear: its weight and bias are Parameters.
 # zh: 用 nn.Linear 写同一个模型：weight 和 bias 都是 Parameter。
 model = torch.nn.Linear(1, 1)
-model_optimizer = torch.optim.SGD(model.parameters(), lr=0.3)
+model_optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 for _ in range(100):
     model_loss = torch.nn.functional.mse_loss(model(x), y)
     model_optimizer.zero_grad()

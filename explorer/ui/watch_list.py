@@ -81,15 +81,14 @@ class WatchList(QObject):
     def _send(self) -> None:
         if not hasattr(self._source, "ask"):
             return
-        request = protocol.Watch(names=list(self.names), every=self.every, paused=self.paused,
-                                 enabled=bool(self.names))
+        # Always on: with no name watched, samples still list the names the running code made (new inspector rows).
+        request = protocol.Watch(names=list(self.names), every=self.every, paused=self.paused, enabled=True)
         self._source.ask(request, lambda _reply: None)
 
     # -- the session's signals -----------------------------------------------------------
     def _on_source_ready(self, _hello: Any = None) -> None:
-        """A new (or restarted) kernel knows no watch: tell it ours."""
-        if self.names:
-            self._send()
+        """A new (or restarted) kernel knows no watch: tell it ours (the names made while code runs, at least)."""
+        self._send()
 
     def _on_source_run_started(self, _run: Any = None) -> None:
         self.running = True

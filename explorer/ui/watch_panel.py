@@ -3,17 +3,15 @@
 Each watched scalar is one small chart over the run's time (a tensor is drawn as its norm, its
 gradient's norm beside it); the previous run's curve can be shown dashed behind it, to compare
 two runs (a learning rate changed, a bug fixed). Samples only append numbers
-(:class:`~explorer.ui.watch_list.WatchList`); the charts are redrawn by a timer, at most
-:data:`REDRAW_MS` apart and only while the tab is visible.
+(:class:`~explorer.ui.watch_list.WatchList`); the charts (:mod:`explorer.ui.watch_charts`, painted
+with QPainter in a few milliseconds) are redrawn by a timer, at most :data:`REDRAW_MS` apart and
+only while the tab is visible.
 """
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
-from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-from matplotlib.figure import Figure
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
@@ -25,21 +23,19 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
-from explorer.ui.figure_fonts import families, points
 from explorer.ui.inspector.inspector_model import pin_icon
+from explorer.ui.watch_charts import Chart, Line, WatchCharts
 from explorer.ui.watch_curves import GRAD_SUFFIX, Run
 from explorer.ui.watch_list import WatchList
 
 # The charts are redrawn at most this often while samples arrive.
 REDRAW_MS = 250
-# Charts drawn at most (the first watched names), and side by side.
+# Charts drawn at most (the first watched names).
 MAX_CHARTS = 6
-CHARTS_PER_ROW = 3
 # Okabe-Ito colours, as the memory groups use: this run, its gradient.
 COLORS = ("#0072B2", "#D55E00")
 PREVIOUS_COLOR = "#999999"
@@ -53,7 +49,6 @@ class WatchPanel(QWidget):
         self.setObjectName("watch_panel")
         self.watch = watch if watch is not None else WatchList(source, self)
         self._dirty = True
-        self._drawn_layout: tuple = ()
         self.name_edit = QLineEdit(self)
         self.add_button = QPushButton(self)
         self.pause_button = QPushButton(self)
@@ -68,11 +63,7 @@ class WatchPanel(QWidget):
         self.remove_button = QPushButton(self)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
-        self.figure = Figure(figsize=(4, 3))
-        self.figure.set_facecolor(self.palette().window().color().name())
-        self.canvas = FigureCanvasQTAgg(self.figure)
-        self.canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.canvas.setMinimumHeight(160)
+        self.charts = WatchCharts(self)
         top = QHBoxLayout()
         top.addWidget(self.name_edit, 1)
         top.addWidget(self.add_button)
@@ -86,7 +77,7 @@ class WatchPanel(QWidget):
         layout.addLayout(top)
         layout.addLayout(middle)
         layout.addWidget(self.status)
-        layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.charts, 1)
         self._timer = QTimer(self)
         self._timer.setInterval(REDRAW_MS)
         self._timer.timeout.connect(self._on_timer_timeout)
@@ -203,47 +194,21 @@ class WatchPanel(QWidget):
         return [n for n in self.watch.names if any(n in r.curves for r in runs)][:MAX_CHARTS]
 
     def redraw(self) -> None:
-        """Draw one small chart per watched name (previous run dashed when compared)."""
-        names = self.charted()
-        figure = self.figure
-        figure.clear()
-        size = points(self)
+        """One small chart per watched name (the previous run dashed behind it when compared)."""
         compare = self.compare_box.isChecked() and self.watch.curves.previous is not None
-        if not names:
-            self.canvas.draw_idle()
-            return
-        columns = min(len(names), CHARTS_PER_ROW)
-        rows = -(-len(names) // columns)
-        grid = figure.subplots(rows, columns, squeeze=False)
-        axes = [grid[i // columns][i % columns] for i in range(len(names))]
-        for extra in range(len(names), rows * columns):
-            grid[extra // columns][extra % columns].set_visible(False)
         current = self.watch.curves.current
-        for ax, name in zip(axes, names):
-            if compare:
-                _plot(ax, self.watch.curves.previous, name, PREVIOUS_COLOR, "--")
-            _plot(ax, current, name, COLORS[0], "-")
-            title = name if name in current.scalars else f"‖{name}‖"
-            ax.set_title(title, fontsize=size, fontfamily=families(title), loc="left")
+        charts = []
+        for name in self.charted():
+            lines = _lines(self.watch.curves.previous, name, PREVIOUS_COLOR, True) if compare else []
+            lines += _lines(current, name, COLORS[0], False)
+            chart = Chart(name if name in current.scalars else f"‖{name}‖", lines, log=_spans_decades(current, name))
             if name + GRAD_SUFFIX in current.curves:
                 #: Beside a chart's title, in the gradient curve's colour: that curve is the gradient's norm.
-                grad = self.tr("gradient")
-                ax.set_title(grad, fontsize=size * 0.85, fontfamily=families(grad), loc="right", color=COLORS[1])
-            ax.tick_params(labelsize=size * 0.8)
-            if _spans_decades(current, name):
-                ax.set_yscale("log")  # a value that explodes (or vanishes) stays readable
-            ax.grid(True, alpha=0.3)
+                chart.right, chart.right_color = self.tr("gradient"), COLORS[1]
             if name in current.nonfinite:
-                note = self.tr("NaN or Inf: the value blew up")
-                ax.text(0.99, 0.9, note, transform=ax.transAxes, ha="right", va="top", color="#D55E00",
-                        fontsize=size, fontfamily=families(note))
-        xlabel = self.tr("seconds since the run started")
-        for ax in axes[-columns:]:
-            ax.set_xlabel(xlabel, fontsize=size * 0.9, fontfamily=families(xlabel))
-        with warnings.catch_warnings():  # a pane too small for every label: drawn anyway
-            warnings.simplefilter("ignore")
-            figure.tight_layout()
-        self.canvas.draw_idle()
+                chart.note = self.tr("NaN or Inf: the value blew up")
+            charts.append(chart)
+        self.charts.set_charts(charts, self.tr("seconds since the run started") if charts else "")
 
 
 def _spans_decades(run: Run, name: str) -> bool:
@@ -252,12 +217,15 @@ def _spans_decades(run: Run, name: str) -> bool:
     return bool(ys) and min(ys) > 0 and max(ys) / min(ys) >= 100
 
 
-def _plot(ax: Any, run: Run | None, name: str, color: str, style: str) -> None:
+def _lines(run: Run | None, name: str, color: str, dashed: bool) -> list[Line]:
+    """The curve of *name* in *run*, and its gradient's norm beside it."""
     if run is None:
-        return
+        return []
+    lines = []
     found = run.curves.get(name)
     if found:
-        ax.plot(found[0], [float("nan") if y is None else y for y in found[1]], style, color=color, linewidth=1.6)
+        lines.append(Line(found[0], found[1], color, dashed))
     grad = run.curves.get(name + GRAD_SUFFIX)
     if grad:
-        ax.plot(grad[0], [float("nan") if y is None else y for y in grad[1]], style, color=COLORS[1], linewidth=1.2)
+        lines.append(Line(grad[0], grad[1], PREVIOUS_COLOR if dashed else COLORS[1], dashed))
+    return lines

@@ -67,8 +67,8 @@ def test_pinning_sends_the_watch_and_samples_grow_the_curves(qtbot) -> None:
     run = watch.curves.current
     assert run.samples == 5 and run.curves["loss"][1] == [1.0, 0.5, 1 / 3, 0.25, 0.2]
     assert run.curves["w"][1] == [3.0, 4.0, 5.0, 6.0, 7.0] and run.curves["w.grad"][1][-1] == 0.5
-    qtbot.waitUntil(lambda: len(panel.figure.axes) == 2)
-    assert [len(ax.lines) for ax in panel.figure.axes] == [1, 2]  # w: its norm and its gradient's
+    qtbot.waitUntil(lambda: len(panel.charts.charts) == 2)
+    assert [len(chart.lines) for chart in panel.charts.charts] == [1, 2]  # w: its norm and its gradient's
     assert "5" in panel.status.text() and "train" in panel.status.text()
     watch.toggle("loss")
     assert session.requests[-1].names == ["w"]
@@ -104,7 +104,7 @@ def test_pause_goes_on_the_control_channel_while_running_and_the_last_run_is_com
     session.watch_sampled.emit(_sample(1, 2.0, 1.0))
     assert watch.curves.previous is not None and watch.curves.previous.curves["loss"][1] == [4.0]
     panel.compare_box.setChecked(True)
-    qtbot.waitUntil(lambda: len(panel.figure.axes) == 1 and len(panel.figure.axes[0].lines) == 2)
+    qtbot.waitUntil(lambda: len(panel.charts.charts) == 1 and [line.dashed for line in panel.charts.charts[0].lines] == [True, False])
     assert session.pauses == [True, False]  # resumed while the run still ran: at once, on the control channel
     session.run_finished.emit({})
     watch.set_paused(True)  # between runs: the Watch request carries it

@@ -35,6 +35,7 @@ from explorer.core.agent.sample_read import Unreadable, read_value
 from explorer.core.i18n import _
 from explorer.core.resolve import resolve
 from explorer.core.summary.guard import PRISTINE_BUILTINS
+from explorer.core.summary.namespace import is_hidden
 
 globals()["__builtins__"] = PRISTINE_BUILTINS
 
@@ -163,13 +164,18 @@ class Sampler:
             return
         scope, shown, function, line = self._scope(frame)
         del frame  # the frame is not kept between samples
-        names = [k for k in shown[:MAX_NAMES * 2] if type(k) is str and not k.startswith("_")][:MAX_NAMES]
         clock = time.thread_time()
-        read: dict[str, tuple[bool, Any]] = {}
+        # Every name path is resolved first (plain lookups, the GIL held throughout), then read: a tensor's
+        # statistics release the GIL, and the loop moving on meanwhile must not change what the others name.
+        found: dict[str, tuple[bool, Any]] = {}
         for _watcher, state in watchers:
             for name in state.names:
-                if name not in read:
-                    read[name] = _read(scope, name)
+                if name not in found:
+                    found[name] = _resolve(scope, name)
+        read = {name: _read(value) if ok else (False, value) for name, (ok, value) in found.items()}
+        # The names the inspector would list (no modules, functions, classes or private names): type-level
+        # tests, after the reads, so the values are read as close to the frame's copy as they can be.
+        names = [k for k in list(shown)[:MAX_NAMES * 2] if not is_hidden(k, dict.get(shown, k))][:MAX_NAMES]
         cost = time.thread_time() - clock
         if stop.is_set():  # the run ended while we read: its snapshot takes over
             return
@@ -196,15 +202,15 @@ class Sampler:
             frame = frame.f_back
         return None
 
-    def _scope(self, frame: FrameType) -> tuple[Mapping[str, Any], list[str], str, int | None]:
+    def _scope(self, frame: FrameType) -> tuple[Mapping[str, Any], dict[str, Any], str, int | None]:
         """What names resolve in (locals, then the frame's globals, as Python looks them up), the names
-        the frame shows (its locals; the namespace at the top level), its name and line."""
+        the frame shows with their values (its locals; the namespace at the top level), its name and line."""
         local = frame.f_locals
         if local is self._user_ns():
             scope = self._namespace()
-            return scope, list(scope), frame.f_code.co_name, frame.f_lineno
+            return scope, scope, frame.f_code.co_name, frame.f_lineno
         own = dict.copy(local) if type(local) is dict else dict(local)
-        return ChainMap(own, frame.f_globals), list(own), frame.f_code.co_name, frame.f_lineno
+        return ChainMap(own, frame.f_globals), own, frame.f_code.co_name, frame.f_lineno
 
 
 def _sampled(frame: FrameType, cells: set[str]) -> bool:
@@ -218,12 +224,18 @@ def _sampled(frame: FrameType, cells: set[str]) -> bool:
     return not filename.startswith("<") and is_user_frame(frame, cells)
 
 
-def _read(scope: Mapping[str, Any], name: str) -> tuple[bool, Any]:
-    """``(True, value read)`` or ``(False, why not)`` for one watched name path."""
+def _resolve(scope: Mapping[str, Any], name: str) -> tuple[bool, Any]:
+    """``(True, the object)`` or ``(False, why not)`` for one watched name path."""
     try:
-        value = resolve(scope, name)
+        return True, resolve(scope, name)
     except ValueError as exc:  # ResolveError: no such name here, an attribute that needs the class's code
         return False, str(exc)
+    except Exception as exc:  # noqa: BLE001 - a container changing under the lookup: skipped this time
+        return False, _("it could not be read this time ({error})").format(error=type(exc).__name__)
+
+
+def _read(value: Any) -> tuple[bool, Any]:
+    """``(True, value read)`` or ``(False, why not)`` for one resolved object."""
     try:
         return True, read_value(value)
     except Unreadable as exc:

@@ -62,7 +62,7 @@ CHUNK_ROWS = 1500
 FETCH_ROWS = 1000
 _DISPLAY = Qt.ItemDataRole.DisplayRole
 _ROLES = frozenset({_DISPLAY, VAR_ROLE, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.DecorationRole,
-                    Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole})
+                    Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole})
 
 
 class InspectorModel(RowTree):
@@ -90,8 +90,9 @@ class InspectorModel(RowTree):
         A delta costs what it changed: VARs are swapped in place and the view is told
         once, with one ``dataChanged`` spanning the touched rows (it repaints only the
         rows on screen); only a container whose children came or went, or names that
-        came or went, restructure rows.
+        came or went, restructure rows. Rows added while code ran (``show_running``) go first.
         """
+        self.drop_running()
         self._finish_pending()
         if snapshot["full"]:
             self.set_variables(snapshot["variables"], snapshot["changes"])
@@ -143,6 +144,7 @@ class InspectorModel(RowTree):
 
     def set_variables(self, variables: list[protocol.Var], changes: dict[str, protocol.Change] | None = None) -> None:
         """Replace everything (a full snapshot); more than :data:`CHUNK_ROWS` rows are built over several turns."""
+        self.drop_running()
         self._finish_pending()
         self._highlight = {}
         self._start_build(RowBuild([v["name"] for v in variables], {v["name"]: v for v in variables}, {}, self._root),
@@ -179,6 +181,7 @@ class InspectorModel(RowTree):
         self._building = None
         self.beginResetModel()
         self._root.children = build.children()
+        self._running = []  # rows added while the build ran were in the old top level
         self._changes = changes
         self._reindex()
         self._limit = FETCH_ROWS
@@ -374,6 +377,8 @@ class InspectorModel(RowTree):
             return self._background(var)
         if role == Qt.ItemDataRole.FontRole:
             return self._font(var, column)
+        if role == Qt.ItemDataRole.ForegroundRole and self._running and self.is_running_row(node):
+            return QColor("#888888")  # made by the code still running: its facts come when the run ends
         return None
 
     def _font(self, var: protocol.Var, column: Column) -> QFont | None:

@@ -33,6 +33,7 @@ class RowTree(QAbstractItemModel):
         self._filter = ""  # lower-case substring of the names shown ('' shows all)
         self._columns: list[Column] = []
         self._limit = 0  # top-level rows the view has been given
+        self._running: list[Node] = []  # rows for names the running code made (until the next snapshot)
 
     def _matches(self, node: Node) -> bool:
         return not self._filter or self._filter in node.key
@@ -96,3 +97,59 @@ class RowTree(QAbstractItemModel):
     def _refresh_rows(self, names: set[str]) -> None:
         """Repaint the rows whose change marker or highlight came or went (not the whole table)."""
         self._repaint([node for node in (self._by_name.get(name) for name in names) if node is not None])
+
+    # -- names that appear while code runs ------------------------------------------------
+    def show_running(self, names: list[str], type_text: str, note: str = "") -> int:
+        """Rows at the end for top-level *names* the running code made since the last snapshot; how many were added.
+
+        A watch sample lists the names that exist (``WatchSample.names``); their facts come with the
+        run's snapshot, which first removes these rows (:meth:`drop_running`), so the kernel's deltas
+        still apply to exactly the rows it sent.
+        """
+        fresh = [name for name in dict.fromkeys(names) if name not in self._by_name]
+        if not fresh:
+            return 0
+        root = self._root
+        nodes = [Node(protocol.null_var(name, "other", type_text), root) for name in fresh]
+        for node in nodes:
+            node.var["note"] = note or None
+        filtering = root.shown is not root.children  # a filter is on: only the rows that match it are shown
+        seen = [node for node in nodes if self._matches(node)] if filtering else nodes
+        given = min(len(root.shown), self._limit)
+        now = min(len(root.shown) + len(seen), self._limit)
+        if now > given:  # the view is told before the rows change (Qt's rule for every insert)
+            self.beginInsertRows(QModelIndex(), given, now - 1)
+        if filtering:
+            root.shown.extend(seen)
+        root.children.extend(nodes)
+        self._running.extend(nodes)
+        for node in nodes:
+            self._by_name[node.name] = node
+        number(root.shown)
+        if now > given:
+            self.endInsertRows()
+        return len(nodes)
+
+    def is_running_row(self, node: Node) -> bool:
+        """A row :meth:`show_running` added: a name without facts yet."""
+        return bool(self._running) and any(node is row for row in self._running)
+
+    def drop_running(self) -> None:
+        """Remove the rows :meth:`show_running` added (they are the last ones: nothing is added after them)."""
+        if not self._running:
+            return
+        root, gone = self._root, {id(node) for node in self._running}
+        given = min(len(root.shown), self._limit)
+        kept_shown = [node for node in root.shown if id(node) not in gone]
+        now = min(len(kept_shown), self._limit)
+        if now < given:
+            self.beginRemoveRows(QModelIndex(), now, given - 1)
+        if root.shown is not root.children:
+            root.shown[:] = kept_shown
+        root.children[:] = [node for node in root.children if id(node) not in gone]
+        for node in self._running:
+            self._by_name.pop(node.name, None)
+        self._running = []
+        number(root.shown)
+        if now < given:
+            self.endRemoveRows()

@@ -55,7 +55,8 @@ class InspectorView(QWidget):
         # Whose variables are shown: the namespace, a frame of the last error, or the paused code's.
         self.frames = FramesWidget(source, self)
         self.frames.snapshot_arrived.connect(self.apply_snapshot)
-        for signal, slot in (("paused", self.frames.on_paused), ("resumed", self.frames.on_resumed)):
+        for signal, slot in (("paused", self.frames.on_paused), ("resumed", self.frames.on_resumed),
+                             ("watch_sampled", self._on_source_watch_sampled)):
             if hasattr(source, signal):
                 getattr(source, signal).connect(slot)
         self._filter = QLineEdit(self)
@@ -133,6 +134,15 @@ class InspectorView(QWidget):
             self.relation.clear()
         elif name in changed or root_name(name) in changed:
             self._select_var(var, offered if offered is not None and offered["name"] == name else None)
+
+    def _on_source_watch_sampled(self, sample: Any) -> None:
+        """While code runs, the names it makes at the top level appear as rows (their facts come when it ends)."""
+        if not isinstance(sample, dict) or sample.get("frame") != "<module>" or self.frames.is_paused:
+            return
+        names = [name for name in sample.get("names") or [] if isinstance(name, str)]
+        self.model.show_running(names, self.tr("(running…)"),
+                                self.tr("Made by the code that is running: its shape, values and memory come "
+                                        "when the run ends."))
 
     def offer_overlaps(self, overlaps: protocol.OverlapsReply) -> None:
         """The selected variable's overlaps, carried by the run's reply: the next snapshot uses them unasked."""

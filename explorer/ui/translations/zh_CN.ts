@@ -984,6 +984,14 @@
         <translation>只显示名称中包含这段文字的变量</translation>
     </message>
     <message>
+        <source>(running…)</source>
+        <translation>（运行中…）</translation>
+    </message>
+    <message>
+        <source>Made by the code that is running: its shape, values and memory come when the run ends.</source>
+        <translation>由正在运行的代码创建：它的形状、数值和内存信息会在运行结束后显示。</translation>
+    </message>
+    <message>
         <source>Checking which elements {name} shares…</source>
         <translation>正在检查 {name} 与哪些变量共享元素…</translation>
     </message>

@@ -249,9 +249,8 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self.error_card.hide()
 
     def _on_watch_run_started(self) -> None:
-        """A watched run began: show its curves (in presentation mode, only when the details are the pane shown)."""
-        if not self.is_presentation() or self.focused_pane() == "details":
-            self.details.setCurrentWidget(self.details.watch)
+        """A watched run began: its curves are the detail tab shown (in presentation mode, when the details pane is)."""
+        self.details.setCurrentWidget(self.details.watch)
 
     def _run_loading_code(self, code: str, done: Any) -> None:
         """Run a data file's loading snippet visibly (the console shows it), then call *done*."""
