@@ -119,6 +119,9 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     watch.add_argument("--var", action="append", metavar="NAME",
                        help="a variable or name path to watch (model.fc.weight, history[-1], "
                             "opt.param_groups[0]['lr']); repeat it for more")
+    watch.add_argument("--hist", action="append", metavar="NAME",
+                       help="watch NAME (a tensor or array) with the histogram of its values too: \"hist\": "
+                            "{lo, hi, counts} in each sample; repeat it for more")
     watch.add_argument("--every", type=_seconds, default=0.25,
                        help="seconds between samples (default 0.25; at least 0.05; the kernel takes fewer when a "
                             "sample would cost more than 5%% of the time between two)")

@@ -1,4 +1,4 @@
-"""``tensor-explorer watch script.py --var loss --var model.fc.weight --every 0.25 [--json]``.
+"""``tensor-explorer watch script.py --var loss --var model.fc.weight [--hist w] --every 0.25 [--json]``.
 
 The script runs in a fresh kernel, as ``inspect`` runs it; while it runs, the kernel's sampler
 (docs/architecture.md, "Watching running code") sends a sample of the watched name paths every
@@ -25,7 +25,8 @@ def watch_target(options: argparse.Namespace) -> int:
     """Run the script, printing each sample while it runs; the exit status of ``inspect``."""
     if not is_script(options.target):
         return fail(f"{show(options.target)} is not a .py script: only a running script can be watched.", options.json)
-    names = list(dict.fromkeys(options.var or []))
+    histograms = list(dict.fromkeys(options.hist or []))
+    names = list(dict.fromkeys([*(options.var or []), *histograms]))
     for name in names:
         try:
             name_steps(name)
@@ -37,7 +38,8 @@ def watch_target(options: argparse.Namespace) -> int:
         script = _check_target(options.target)
         with _start(options.lang) as kernel:
             budget = Budget(options.timeout)
-            reply = _ask(kernel, protocol.Watch(names=names, every=options.every), budget)
+            reply = _ask(kernel, protocol.Watch(names=names, every=options.every, histograms=histograms or None),
+                         budget)
             if not reply.ok:
                 raise UsageError(f"the kernel could not watch: {reply.message}")
             kernel.on_sample = printer
@@ -80,4 +82,7 @@ def _text_value(value: Any) -> str:
             text += f" {key} {value[key]:.4g}"
     if value.get("nan") or value.get("inf"):
         text += f" nan {value.get('nan')} inf {value.get('inf')}"
+    hist = value.get("hist")
+    if isinstance(hist, dict) and isinstance(hist.get("counts"), list):
+        text += f" hist [{hist.get('lo'):.4g}, {hist.get('hi'):.4g}] {' '.join(str(c) for c in hist['counts'])}"
     return text

@@ -292,7 +292,9 @@ class Watch(Request[WatchSet]):
     ``opt.param_groups[0]['lr']``), looked up in the innermost user frame at each sample;
     ``every`` the seconds between samples (at least 0.05); ``paused`` keeps the watch but takes
     no samples. ``enabled=False`` ends the watch. Sent between runs; while code runs, pause
-    and resume travel on the control channel (:data:`WATCH_CONTROL`).
+    and resume travel on the control channel (:data:`WATCH_CONTROL`). ``histograms`` are the
+    watched names whose tensor or array facts also carry ``hist`` (bin counts between the
+    finite values' min and max: one more pass over the data, so only where asked).
     """
 
     method: ClassVar[str] = "watch"
@@ -300,6 +302,7 @@ class Watch(Request[WatchSet]):
     every: float = 0.25
     paused: bool = False
     enabled: bool = True
+    histograms: list[str] | None = None
 
 
 @dataclass(frozen=True)

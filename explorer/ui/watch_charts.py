@@ -26,6 +26,7 @@ CHARTS_PER_ROW = 3
 # Tick labels per axis, about.
 TICKS = 4
 NOTE_COLOR = "#D55E00"
+BAR_COLOR = "#0072B2"
 
 
 @dataclass
@@ -48,6 +49,7 @@ class Chart:
     right_color: str = ""
     log: bool = False
     note: str = ""
+    bars: tuple[float, float, list[int]] | None = None  # a histogram (lo, hi, counts) instead of curves
 
 
 def nice_ticks(lo: float, hi: float, count: int = TICKS) -> list[float]:
@@ -179,6 +181,10 @@ class WatchCharts(QWidget):
         if chart.right:
             painter.setPen(QColor(chart.right_color or text))
             painter.drawText(title, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, chart.right)
+        if chart.bars is not None:
+            self._paint_bars(painter, fm, chart.bars, QRectF(cell.left(), title.bottom() + 4, cell.width(),
+                                                             cell.height() - title.height() - 4))
+            return
         found = bounds(chart.lines, chart.log)
         if found is None:
             return
@@ -246,3 +252,37 @@ class WatchCharts(QWidget):
             painter.setPen(QColor(NOTE_COLOR))
             painter.drawText(plot.adjusted(4, 2, -4, -2), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
                              chart.note)
+
+    def _paint_bars(self, painter: QPainter, fm: QFontMetricsF, bars: tuple[float, float, list[int]],
+                    area: QRectF) -> None:
+        """A histogram: one bar per bin between lo and hi, counts up the side."""
+        lo, hi, counts = bars
+        top = max(counts, default=0)
+        if not counts or top <= 0:
+            return
+        text = self.palette().windowText().color()
+        y_ticks = [v for v in nice_ticks(0.0, float(top)) if v == int(v)]
+        y_texts = [tick_text(v) for v in y_ticks]
+        left = max((fm.horizontalAdvance(t) for t in y_texts), default=0.0) + 6
+        plot = QRectF(area.left() + left, area.top(), area.width() - left, area.height() - fm.height() - 2)
+        if plot.width() < 10 or plot.height() < 10:
+            return
+        grid = QColor(text)
+        grid.setAlphaF(0.18)
+        for value, label in zip(y_ticks, y_texts):
+            y = plot.bottom() - value / top * plot.height()
+            painter.setPen(QPen(grid, 1))
+            painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+            painter.setPen(text)
+            painter.drawText(QRectF(area.left(), y - fm.height() / 2, left - 4, fm.height()),
+                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, label)
+        width = plot.width() / len(counts)
+        color = QColor(BAR_COLOR)
+        for i, count in enumerate(counts):
+            height = count / top * plot.height()
+            painter.fillRect(QRectF(plot.left() + i * width, plot.bottom() - height, max(width - 1, 1), height), color)
+        painter.setPen(text)
+        for value, align in ((lo, Qt.AlignmentFlag.AlignLeft), (hi, Qt.AlignmentFlag.AlignRight)):
+            painter.drawText(QRectF(plot.left(), plot.bottom() + 2, plot.width(), fm.height()), align, tick_text(value))
+        painter.setPen(QPen(text, 1))
+        painter.drawRect(plot)

@@ -47,6 +47,8 @@ class Run:
     label: str = ""
     nonfinite: set[str] = field(default_factory=set)  # names whose value was NaN/Inf at some point
     scalars: set[str] = field(default_factory=set)  # names drawn as their value (not a tensor's norm)
+    # name -> the last sample's histogram (lo, hi, counts), for the names watched as histograms
+    histograms: dict[str, tuple[float, float, list[int]]] = field(default_factory=dict)
 
     def add(self, name: str, t: float, y: float | None) -> None:
         times, ys = self.curves.setdefault(name, ([], []))
@@ -104,6 +106,16 @@ class WatchCurves:
             run.add(name, t, y)
             if not isinstance(value, dict) or value.get("numel") == 1:
                 run.scalars.add(name)
+            hist = value.get("hist") if isinstance(value, dict) else None
+            if isinstance(hist, dict) and _is_histogram(hist):
+                run.histograms[name] = (float(hist["lo"]), float(hist["hi"]), [int(c) for c in hist["counts"]])
             if isinstance(value, dict) and value.get("grad_norm") is not None:
                 run.add(name + GRAD_SUFFIX, t, number_of(value.get("grad_norm")))
         return True
+
+
+def _is_histogram(hist: dict[str, Any]) -> bool:
+    """A sample's ``hist`` as the kernel sends it: two finite bounds and a list of counts."""
+    lo, hi, counts = hist.get("lo"), hist.get("hi"), hist.get("counts")
+    return (isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and math.isfinite(lo)
+            and math.isfinite(hi) and isinstance(counts, list) and all(isinstance(c, int) for c in counts))

@@ -32,6 +32,7 @@ class WatchList(QObject):
         super().__init__(parent)
         self._source = source
         self.names: list[str] = []
+        self.histograms: set[str] = set()  # watched names drawn as their histogram (the kernel counts bins)
         self.paused = False
         self.every = 1.0 / protocol.WATCH_RATE
         self.curves = WatchCurves()
@@ -50,6 +51,7 @@ class WatchList(QObject):
         if names == self.names:
             return
         self.names = names
+        self.histograms &= set(names)
         self._send()
         self.changed.emit(list(self.names))
 
@@ -68,6 +70,17 @@ class WatchList(QObject):
         else:
             self.add(name)
 
+    def set_histogram(self, name: str, on: bool) -> None:
+        """Draw *name* (a watched tensor) as its histogram, or as its norm again."""
+        if name not in self.names or (name in self.histograms) == on:
+            return
+        if on:
+            self.histograms.add(name)
+        else:
+            self.histograms.discard(name)
+        self._send()
+        self.changed.emit(list(self.names))
+
     def set_paused(self, paused: bool) -> None:
         """Pause or resume sampling: at once while code runs (control channel), and for the next runs."""
         if paused == self.paused:
@@ -82,7 +95,8 @@ class WatchList(QObject):
         if not hasattr(self._source, "ask"):
             return
         # Always on: with no name watched, samples still list the names the running code made (new inspector rows).
-        request = protocol.Watch(names=list(self.names), every=self.every, paused=self.paused, enabled=True)
+        request = protocol.Watch(names=list(self.names), every=self.every, paused=self.paused, enabled=True,
+                                 histograms=[n for n in self.names if n in self.histograms] or None)
         self._source.ask(request, lambda _reply: None)
 
     # -- the session's signals -----------------------------------------------------------

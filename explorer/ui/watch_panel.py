@@ -61,6 +61,8 @@ class WatchPanel(QWidget):
         self.names.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.names.setFixedHeight(self.fontMetrics().height() + 16)
         self.remove_button = QPushButton(self)
+        self.histogram_button = QPushButton(self)  # the selected name: its histogram instead of its norm
+        self.histogram_button.setCheckable(True)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.charts = WatchCharts(self)
@@ -71,6 +73,7 @@ class WatchPanel(QWidget):
         top.addWidget(self.compare_box)
         middle = QHBoxLayout()
         middle.addWidget(self.names, 1)
+        middle.addWidget(self.histogram_button)
         middle.addWidget(self.remove_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -84,6 +87,8 @@ class WatchPanel(QWidget):
         self.name_edit.returnPressed.connect(self._on_add_clicked)
         self.add_button.clicked.connect(self._on_add_clicked)
         self.remove_button.clicked.connect(self._on_remove_clicked)
+        self.histogram_button.toggled.connect(self._on_histogram_toggled)
+        self.names.currentItemChanged.connect(self._show_histogram_state)
         self.pause_button.toggled.connect(self.watch.set_paused)
         self.compare_box.toggled.connect(self._mark_dirty)
         self.watch.changed.connect(self._on_watch_changed)
@@ -101,6 +106,9 @@ class WatchPanel(QWidget):
         self.add_button.setToolTip(self.tr("Add this name: the next run draws its value as it changes "
                                            "(right-click a variable in the inspector to pin it instead)"))
         self.remove_button.setText(self.tr("Stop watching"))
+        self.histogram_button.setText(self.tr("Histogram"))
+        self.histogram_button.setToolTip(self.tr("Draw the selected tensor as the histogram of its values, "
+                                                 "updated while the code runs (one more pass over its data)"))
         self.compare_box.setText(self.tr("Compare with the previous run"))
         self.compare_box.setToolTip(self.tr("Draw the previous run's curves dashed behind this run's"))
         self._on_watch_paused_changed(self.watch.paused)
@@ -135,12 +143,29 @@ class WatchPanel(QWidget):
             self.watch.remove(item.data(Qt.ItemDataRole.UserRole))
 
     def _on_watch_changed(self, names: list[str]) -> None:
+        current: QListWidgetItem | None = self.names.currentItem()  # None when nothing is current
+        keep = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
         self.names.clear()
         for name in names:
             item = QListWidgetItem(pin_icon(), name, self.names)
             item.setData(Qt.ItemDataRole.UserRole, name)
+            if name == keep:
+                self.names.setCurrentItem(item)
         self.remove_button.setEnabled(bool(names))
+        self._show_histogram_state()
         self._mark_dirty()
+
+    def _on_histogram_toggled(self, on: bool) -> None:
+        item = self.names.currentItem()
+        if item is not None:
+            self.watch.set_histogram(item.data(Qt.ItemDataRole.UserRole), on)
+
+    def _show_histogram_state(self, *_args: Any) -> None:
+        item: QListWidgetItem | None = self.names.currentItem()
+        self.histogram_button.blockSignals(True)
+        self.histogram_button.setEnabled(item is not None)
+        self.histogram_button.setChecked(item is not None and item.data(Qt.ItemDataRole.UserRole) in self.watch.histograms)
+        self.histogram_button.blockSignals(False)
 
     def _on_watch_paused_changed(self, paused: bool) -> None:
         self.pause_button.blockSignals(True)
@@ -199,6 +224,10 @@ class WatchPanel(QWidget):
         current = self.watch.curves.current
         charts = []
         for name in self.charted():
+            if name in self.watch.histograms and name in current.histograms:
+                #: A chart's title: the values of the watched tensor {name}, counted in bins.
+                charts.append(Chart(self.tr("histogram of {name}").format(name=name), bars=current.histograms[name]))
+                continue
             lines = _lines(self.watch.curves.previous, name, PREVIOUS_COLOR, True) if compare else []
             lines += _lines(current, name, COLORS[0], False)
             chart = Chart(name if name in current.scalars else f"‖{name}‖", lines, log=_spans_decades(current, name))

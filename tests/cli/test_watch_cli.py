@@ -37,7 +37,7 @@ def test_watch_prints_samples_while_the_script_runs(tmp_path: Path) -> None:
     script = tmp_path / "loop.py"
     script.write_text(LOOP)
     proc = start_cli(tmp_path, "watch", str(script), "--var", "loss", "--var", "model.fc.weight", "--var", "i",
-                     "--every", "0.25", "--json")
+                     "--hist", "model.fc.weight", "--every", "0.25", "--json")
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()
@@ -60,6 +60,7 @@ def test_watch_prints_samples_while_the_script_runs(tmp_path: Path) -> None:
         weight = sample["values"]["model.fc.weight"]  # a global, found from inside train()
         assert weight["shape"] == [4, 10] and weight["dtype"] == "torch.float32"
         assert abs(weight["norm"] - 2.0 * 40 ** 0.5) < 1e-9 and weight["min"] == weight["max"] == 2.0
+        assert (weight["hist"]["lo"], weight["hist"]["hi"]) == (1.5, 2.5) and sum(weight["hist"]["counts"]) == 40
 
 
 def test_watch_exits_1_when_the_script_raises_and_2_for_a_data_file(tmp_path: Path) -> None:

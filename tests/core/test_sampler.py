@@ -112,3 +112,27 @@ def test_read_value_refuses_what_it_cannot_read() -> None:
     assert read_value(float("inf")) == "inf" and read_value(True) is True
     facts = read_value(torch.tensor([1.0, float("nan"), 3.0]))
     assert facts["nan"] == 1 and facts["min"] == 1.0 and facts["max"] == 3.0 and facts["mean"] == 2.0
+
+
+def test_a_histogram_is_read_only_where_asked_and_counts_the_finite_values() -> None:
+    import numpy as np
+
+    values = torch.cat([torch.zeros(30), torch.ones(10), torch.tensor([float("nan"), float("inf")])])
+    assert read_value(values)["hist"] is None  # one more pass over the data: not unless asked
+    for value in (values, values.to(torch.bfloat16), values.numpy()):  # NumPy view, torch path, array
+        hist = read_value(value, histogram=True)["hist"]
+        assert (hist["lo"], hist["hi"]) == (0.0, 1.0) and len(hist["counts"]) == 24
+        assert hist["counts"][0] == 30 and hist["counts"][-1] == 10 and sum(hist["counts"]) == 40
+    flat = read_value(np.full(5, 2.0), histogram=True)["hist"]
+    assert (flat["lo"], flat["hi"]) == (1.5, 2.5) and sum(flat["counts"]) == 5
+    assert read_value(torch.tensor([3.0]), histogram=True)["hist"] is None  # one element: its value says it all
+
+
+def test_a_watch_asks_histograms_only_of_watched_names() -> None:
+    state = watch_state(protocol.Watch(names=["w", "loss"], histograms=["w", "elsewhere"]))
+    assert state is not None and state.histograms == frozenset({"w"})
+    watcher = _Watcher(["w", "loss"])
+    watcher.state = state
+    samples = _sample_a_loop(watcher, {"w": torch.arange(100.0), "loss": 0.5})
+    values = samples[-1]["values"]
+    assert sum(values["w"]["hist"]["counts"]) == 100 and values["loss"] == 0.5

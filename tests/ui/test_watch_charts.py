@@ -48,6 +48,8 @@ def test_charts_paint_odd_curves(qtbot) -> None:
                                                                                   dashed=True)], log=True),
         Chart("flat", [Line([1.0, 1.0], [0.0, 0.0], "#0072B2")]),
         Chart("nothing", [Line([], [], "#0072B2")]),
+        Chart("histogram of w", bars=(0.0, 1.0, [1, 0, 3])),
+        Chart("empty histogram", bars=(0.0, 1.0, [0, 0])),
     ]
     charts.set_charts(odd, "seconds since the run started")
     image = QImage(charts.size(), QImage.Format.Format_ARGB32)

@@ -125,3 +125,24 @@ def test_the_inspector_row_menu_pins_a_variable(qtbot) -> None:
     index = model.index(0, 0)
     assert model.is_pinned("loss") and not model.data(index, 1).isNull()  # DecorationRole: the pin
     assert "loss" in view.add_watch_action(menu, "loss").text()
+
+
+def test_a_watched_tensor_can_be_drawn_as_its_histogram(qtbot) -> None:
+    session, watch, panel = _panel(qtbot)
+    watch.set_names(["loss", "w"])
+    panel.names.setCurrentRow(1)
+    assert panel.histogram_button.isEnabled() and not panel.histogram_button.isChecked()
+    panel.histogram_button.click()
+    assert watch.histograms == {"w"} and session.requests[-1].histograms == ["w"]
+    session.run_started.emit({})
+    sample = _sample(1, 0.5, 2.0)
+    sample["values"]["w"]["hist"] = {"lo": 0.0, "hi": 1.0, "counts": [5, 0, 7]}
+    session.watch_sampled.emit(sample)
+    qtbot.waitUntil(lambda: len(panel.charts.charts) == 2)
+    loss, hist = panel.charts.charts
+    assert loss.bars is None and hist.bars == (0.0, 1.0, [5, 0, 7]) and "w" in hist.title
+    panel.histogram_button.click()  # back to its norm
+    assert watch.histograms == set() and session.requests[-1].histograms is None
+    qtbot.waitUntil(lambda: panel.charts.charts[1].bars is None)
+    watch.set_histogram("missing", True)  # only watched names
+    assert watch.histograms == set()

@@ -29,6 +29,8 @@ from explorer.core.summary.static import PRISTINE_BUILTINS, has_python_dispatch,
 globals()["__builtins__"] = PRISTINE_BUILTINS
 
 _NUMBERS = (int, float, bool)
+#: Bins of a watched histogram (``Watch.histograms``), between the finite values' min and max.
+HIST_BINS = 24
 
 
 class Unreadable(ValueError):
@@ -46,8 +48,9 @@ def _finite_or_none(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def read_value(value: Any) -> Any:
-    """A number, or a tensor's or array's facts; :class:`Unreadable` for what cannot be read safely."""
+def read_value(value: Any, histogram: bool = False) -> Any:
+    """A number, or a tensor's or array's facts (with *histogram*, ``hist`` too); :class:`Unreadable` for what
+    cannot be read safely."""
     cls = type(value)
     if value is None:  # a gradient not computed yet, an optional not set: null
         return None
@@ -59,19 +62,19 @@ def read_value(value: Any) -> Any:
             return number(float(value.item())) if is_sub(value, numpy.floating) else value.item()
         raise Unreadable(_("a NumPy value of type {dtype} is not a number").format(dtype=str(value.dtype)))
     if torch is not None and is_sub(value, torch.Tensor):
-        return tensor_facts(torch, value)
+        return tensor_facts(torch, value, histogram)
     if numpy is not None and is_sub(value, numpy.ndarray):
-        return array_facts(numpy, numpy.ndarray.view(value, numpy.ndarray))
+        return array_facts(numpy, numpy.ndarray.view(value, numpy.ndarray), histogram)
     raise Unreadable(_("a {type} is neither a number nor a tensor").format(type=cls.__name__))
 
 
 def _empty_facts(shape: list[int], dtype: str, device: str, numel: int, requires_grad: bool) -> dict[str, Any]:
     return {"shape": shape, "dtype": dtype, "device": device, "numel": numel, "requires_grad": requires_grad,
             "value": None, "norm": None, "min": None, "max": None, "mean": None, "nan": None, "inf": None,
-            "grad_norm": None, "note": None}
+            "grad_norm": None, "note": None, "hist": None}
 
 
-def tensor_facts(torch: Any, t: Any) -> dict[str, Any]:
+def tensor_facts(torch: Any, t: Any, histogram: bool = False) -> dict[str, Any]:
     """Shape, dtype, device, norm, min/max/mean, NaN/Inf counts and the gradient's norm of a tensor."""
     disable = torch._C.DisableTorchFunction  # thread-local: the loop's own torch functions are untouched
     with disable(), torch.no_grad():
@@ -92,7 +95,7 @@ def tensor_facts(torch: Any, t: Any) -> dict[str, Any]:
             return facts
         _check_storage(t, shape)
         data = tcall(t, "detach")  # an alias without autograd (same storage), held for the whole read
-        _statistics(torch, data, facts)
+        _statistics(torch, data, facts, histogram)
         # A non-leaf's .grad is always None and reading it warns on the user's console: read leaves only.
         grad = tget(t, "grad") if tget(t, "is_leaf") or tget(t, "retains_grad") else None
         if grad is not None and is_sub(grad, torch.Tensor) and tget(grad, "layout") == torch.strided:
@@ -129,15 +132,15 @@ def _host_array(torch: Any, data: Any) -> Any:
         return None
 
 
-def _statistics(torch: Any, data: Any, facts: dict[str, Any]) -> None:
-    """Fill value, norm, min, max, mean, nan and inf of *data* (a detached alias)."""
+def _statistics(torch: Any, data: Any, facts: dict[str, Any], histogram: bool = False) -> None:
+    """Fill value, norm, min, max, mean, nan and inf of *data* (a detached alias), and ``hist`` with *histogram*."""
     n = facts["numel"]
     if n == 0:
         facts["nan"] = facts["inf"] = 0
         return
     array = _host_array(torch, data)
     if array is not None:
-        _array_statistics(array, facts)
+        _array_statistics(array, facts, histogram)
         return
     if tget(data, "dtype").is_complex:
         data = torch.abs(data)
@@ -159,10 +162,14 @@ def _statistics(torch: Any, data: Any, facts: dict[str, Any]) -> None:
         facts["min"], facts["max"] = _finite_or_none(float(low)), _finite_or_none(float(high))
         facts["mean"] = _finite_or_none(float(torch.sum(finite)) / count if nan + inf else total / count)
         facts["norm"] = _finite_or_none(_norm(torch, finite))
+        if histogram and n > 1 and facts["min"] is not None and facts["max"] is not None:
+            lo, hi = _bin_range(facts["min"], facts["max"])
+            counts = torch.histc(tcall(finite, "double"), bins=HIST_BINS, min=lo, max=hi)
+            facts["hist"] = {"lo": lo, "hi": hi, "counts": [int(c) for c in tcall(counts, "tolist")]}
 
 
-def _array_statistics(array: Any, facts: dict[str, Any]) -> None:
-    """The same facts from a NumPy view: three passes (sum, min/max, the sum of squares)."""
+def _array_statistics(array: Any, facts: dict[str, Any], histogram: bool = False) -> None:
+    """The same facts from a NumPy view: three passes (sum, min/max, the sum of squares), a fourth for ``hist``."""
     numpy = library("numpy")
     if array.dtype.kind == "b":
         array = array.view(numpy.uint8)
@@ -190,6 +197,15 @@ def _array_statistics(array: Any, facts: dict[str, Any]) -> None:
         facts["max"] = _finite_or_none(float(numpy.maximum.reduce(finite, axis=None)))
         facts["mean"] = _finite_or_none(total / count)
         facts["norm"] = _finite_or_none(math.sqrt(squares)) if squares >= 0 else None
+        if histogram and facts["numel"] > 1 and facts["min"] is not None and facts["max"] is not None:
+            lo, hi = _bin_range(facts["min"], facts["max"])
+            counts = numpy.histogram(finite, bins=HIST_BINS, range=(lo, hi))[0]
+            facts["hist"] = {"lo": lo, "hi": hi, "counts": [int(c) for c in counts.tolist()]}
+
+
+def _bin_range(low: float, high: float) -> tuple[float, float]:
+    """The histogram's range: the finite values' own, widened by one half when they are all equal."""
+    return (low, high) if high > low else (low - 0.5, high + 0.5)
 
 
 def _norm(torch: Any, data: Any) -> float:
@@ -202,7 +218,7 @@ def _norm(torch: Any, data: Any) -> float:
     return float(torch.linalg.vector_norm(data))
 
 
-def array_facts(numpy: Any, array: Any) -> dict[str, Any]:
+def array_facts(numpy: Any, array: Any, histogram: bool = False) -> dict[str, Any]:
     """The facts of a NumPy array (device "cpu", no gradient)."""
     if array.dtype.kind not in "biuf":
         raise Unreadable(_("an array of {dtype} holds no numbers to sample").format(dtype=str(array.dtype)))
@@ -210,5 +226,5 @@ def array_facts(numpy: Any, array: Any) -> dict[str, Any]:
     if array.size == 0:
         facts["nan"] = facts["inf"] = 0
         return facts
-    _array_statistics(array, facts)
+    _array_statistics(array, facts, histogram)
     return facts

@@ -60,6 +60,7 @@ class WatchState:
     names: tuple[str, ...] = ()
     every: float = 1.0 / protocol.WATCH_RATE
     paused: bool = False
+    histograms: frozenset[str] = frozenset()
 
     def reply(self) -> protocol.WatchSet:
         return {"names": list(self.names), "every": self.every, "paused": self.paused}
@@ -78,7 +79,8 @@ def watch_state(req: protocol.Watch) -> WatchState | None:
     except (TypeError, ValueError):
         every = 1.0 / protocol.WATCH_RATE
     every = every if every == every else 1.0 / protocol.WATCH_RATE  # NaN
-    return WatchState(names, max(MIN_EVERY, min(every, 60.0)), bool(req.paused))
+    histograms = frozenset(str(n) for n in (req.histograms or []) if str(n) in names)
+    return WatchState(names, max(MIN_EVERY, min(every, 60.0)), bool(req.paused), histograms)
 
 
 class Sampler:
@@ -168,11 +170,13 @@ class Sampler:
         # Every name path is resolved first (plain lookups, the GIL held throughout), then read: a tensor's
         # statistics release the GIL, and the loop moving on meanwhile must not change what the others name.
         found: dict[str, tuple[bool, Any]] = {}
+        histograms: set[str] = set()
         for _watcher, state in watchers:
+            histograms |= state.histograms
             for name in state.names:
                 if name not in found:
                     found[name] = _resolve(scope, name)
-        read = {name: _read(value) if ok else (False, value) for name, (ok, value) in found.items()}
+        read = {name: _read(value, name in histograms) if ok else (False, value) for name, (ok, value) in found.items()}
         # The names the inspector would list (no modules, functions, classes or private names): type-level
         # tests, after the reads, so the values are read as close to the frame's copy as they can be.
         names = [k for k in list(shown)[:MAX_NAMES * 2] if not is_hidden(k, dict.get(shown, k))][:MAX_NAMES]
@@ -234,10 +238,10 @@ def _resolve(scope: Mapping[str, Any], name: str) -> tuple[bool, Any]:
         return False, _("it could not be read this time ({error})").format(error=type(exc).__name__)
 
 
-def _read(value: Any) -> tuple[bool, Any]:
+def _read(value: Any, histogram: bool = False) -> tuple[bool, Any]:
     """``(True, value read)`` or ``(False, why not)`` for one resolved object."""
     try:
-        return True, read_value(value)
+        return True, read_value(value, histogram)
     except Unreadable as exc:
         return False, str(exc)
     except Exception as exc:  # noqa: BLE001 - a value changing under the read: skipped this time

@@ -1870,6 +1870,14 @@ cols = t[:, 1:3]
         <translation>停止监视</translation>
     </message>
     <message>
+        <source>Histogram</source>
+        <translation>直方图</translation>
+    </message>
+    <message>
+        <source>Draw the selected tensor as the histogram of its values, updated while the code runs (one more pass over its data)</source>
+        <translation>把选中的张量画成其数值的直方图，代码运行时随之更新（需要多遍历一次数据）</translation>
+    </message>
+    <message>
         <source>Compare with the previous run</source>
         <translation>与上一次运行对比</translation>
     </message>
@@ -1912,6 +1920,11 @@ cols = t[:, 1:3]
     <message>
         <source>Not read: {name} ({why}).</source>
         <translation>没有读取：{name}（{why}）。</translation>
+    </message>
+    <message>
+        <source>histogram of {name}</source>
+        <extracomment>A chart&apos;s title: the values of the watched tensor {name}, counted in bins.</extracomment>
+        <translation>{name} 的直方图</translation>
     </message>
     <message>
         <source>gradient</source>
