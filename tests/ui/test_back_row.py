@@ -114,6 +114,9 @@ def test_the_names_stay_when_the_table_scrolls_sideways(qtbot) -> None:
     assert top.data() == tree.indexAt(QPoint(tree.columnWidth(0) + 4, 2)).siblingAtColumn(0).data()
     qtbot.mouseClick(frozen.viewport(), Qt.MouseButton.LeftButton, pos=frozen.visualRect(top).center())  # top: its own
     assert view.app_state.selected_name == top.data()
+    # the tree's selection is the frozen names' too (on the next turn: two views, two layouts, two steps)
+    view.select(names[20])
+    qtbot.waitUntil(lambda: [i.data() for i in frozen.selectionModel().selectedRows()] == [names[20]])
     _show(qtbot, model, [var(n, shape=[2, 3]) for n in names] + [var("sd", "dict", children=[var("sd['k']")])], 2)
     assert all(frozen.isColumnHidden(s) for s in range(1, model.columnCount()))  # a reset keeps it one column
     tree.expand(model.index_of("sd"))

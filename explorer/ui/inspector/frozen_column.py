@@ -75,7 +75,12 @@ class FrozenColumnView(QTreeView):
         self.setItemDelegate(_TreeRowHeight(tree, self))
         self._syncing = False
         self.selectionModel().selectionChanged.connect(self._lead_selection)
-        tree.selectionModel().selectionChanged.connect(self._follow_selection)
+        # On the next turn: a row thousands down makes both views lay out their rows, each its own step.
+        self._selection_timer = QTimer(self)
+        self._selection_timer.setSingleShot(True)
+        self._selection_timer.setInterval(0)
+        self._selection_timer.timeout.connect(self._follow_selection)
+        tree.selectionModel().selectionChanged.connect(self._selection_timer.start)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setAutoScroll(False)  # the tree scrolls to a new current row, and this view with it
         self.setFrameShape(QFrame.Shape.NoFrame)
