@@ -31,6 +31,10 @@ SILENCE = 3.0
 CLOSE_WAIT = 1.0
 #: Seconds a kernel's heartbeat may go unanswered before the kernel counts as gone (jupyter_client says 1).
 HEARTBEAT = 3.0
+#: Seconds jupyter_client's shutdown of our kernel (channels closed, process ended, ZMQ context ended) may
+#: take; then the process is killed and the command goes on (a signal during the start once left a socket that
+#: kept ``zmq_ctx_term`` waiting for ever).
+SHUTDOWN = 10.0
 
 
 def scale() -> float:

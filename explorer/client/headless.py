@@ -22,6 +22,7 @@ import queue
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -112,6 +113,25 @@ def _kill_and_reap(pid: object) -> None:
             os.waitpid(pid, 0)
     except (ChildProcessError, ProcessLookupError):
         pass  # already reaped by jupyter_client
+
+
+def _within(seconds: float, steps: list[Callable[[], object]]) -> bool:
+    """Run *steps* in order (each even when an earlier one failed) on a thread; wait for them at most *seconds*.
+
+    True when they finished. A step blocked in ZMQ (a context whose socket a signal left open waits in
+    ``zmq_ctx_term`` for ever) is left behind on its daemon thread, and ends with the process.
+    """
+    def run() -> None:
+        for step in steps:
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - a dead kernel cannot be shut down twice
+                pass
+
+    worker = threading.Thread(target=run, name="te-kernel-shutdown", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    return not worker.is_alive()
 
 
 def shutdown_all() -> None:
@@ -341,17 +361,14 @@ class HeadlessKernel:
         if manager is not None:
             _cancel_interrupted_start()
         pid = getattr(getattr(manager, "provisioner", None), "pid", None)
+        client = self.client
         steps = [
-            lambda: self.client is not None and self.client.stop_channels(),
+            lambda: client is not None and client.stop_channels(),
             lambda: manager is not None and manager.has_kernel and manager.shutdown_kernel(now=True),
             lambda: manager is not None and manager.cleanup_resources(),
-            lambda: _kill_and_reap(pid),
         ]
-        for step in steps:  # each step runs even when an earlier one failed
-            try:
-                step()
-            except Exception:  # noqa: BLE001 - a dead kernel cannot be shut down twice
-                pass
+        _within(budgets.seconds(budgets.SHUTDOWN), steps)
+        _kill_and_reap(pid)  # whatever jupyter_client managed, the process is gone after this
         if self._runtime is not None:
             shutil.rmtree(self._runtime, ignore_errors=True)
         if self in _RUNNING:
