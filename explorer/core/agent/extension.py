@@ -154,10 +154,10 @@ class Extension:
                     self.agent.warnings = list(warned)
                     try:
                         endpoint.push_after_run(self._cell or "", failed, msg_id)
-                    except Exception:  # noqa: BLE001 - that client asks instead
+                    except BaseException:  # noqa: BLE001 - that client asks instead (a late Stop included)
                         pass
                 self.agent.warnings = warned
-            except Exception:  # noqa: BLE001 - the clients ask instead
+            except BaseException:  # noqa: BLE001 - the clients ask instead
                 pass
 
     def _showwarning(self, message: Any, category: type, filename: str, lineno: int,
