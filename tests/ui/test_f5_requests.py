@@ -42,3 +42,17 @@ def test_f5_with_a_selection_costs_one_request(qtbot) -> None:
         window.editor.document().setModified(False)
         window.close()
         session.shutdown()
+
+
+def test_code_typed_in_the_console_updates_the_inspector_without_asking(qtbot) -> None:
+    window, session = open_window(qtbot)
+    try:
+        qtbot.waitUntil(lambda: session.is_ready and hasattr(window.console, "execute"), timeout=30000)
+        sent = _spy(session)
+        window.console.execute("w = 7 * 6")  # as if typed in the console: another client's execution
+        qtbot.waitUntil(lambda: (window.inspector_model.variable("w") or {}).get("repr") == "42", timeout=30000)
+        assert "AfterRun" not in sent, sent  # the kernel pushed the run's reply
+    finally:
+        window.editor.document().setModified(False)
+        window.close()
+        session.shutdown()
