@@ -30,6 +30,7 @@ import torch
 from bench_attach import bench_attach_growth
 from bench_editor import bench_editor_completion, bench_editor_typing
 from bench_gui import (
+    bench_f5_rebound,
     bench_filter,
     bench_model,
     bench_run_to_updated,
@@ -256,7 +257,7 @@ def bench_graph_layout() -> list[Row]:
 
 GROUPS: list[Callable[[], list[Row]]] = [
     bench_machine, bench_snapshot, bench_peers, bench_scaling, bench_model, bench_rerun, bench_memory_groups,
-    bench_run_to_updated, bench_startup, bench_graph_layout, bench_image, bench_stats, bench_files, bench_stalls,
+    bench_run_to_updated, bench_f5_rebound, bench_startup, bench_graph_layout, bench_image, bench_stats, bench_files, bench_stalls,
     bench_filter, bench_big_tensor, bench_editor_typing, bench_editor_completion, bench_fix_proof, bench_hints,
     bench_attach_growth, bench_watch,
 ]

@@ -31,6 +31,7 @@ class Incoming:
     request_id: int | None = None
     reply: protocol.Reply[Any] | None = None
     event: tuple[str, dict[str, Any]] | None = None
+    pushed: tuple[str, protocol.Reply[Any]] | None = None  # (execute msg_id, its AfterRun reply), sent unasked
 
 
 class CommChannel:
@@ -71,6 +72,8 @@ class CommChannel:
         if kind == "comm_close":
             return Incoming(closed=True)
         event = protocol.parse_event(content.get("data"))
+        if event is not None and event[0] == protocol.AFTER_RUN_EVENT:
+            return _pushed(event[1], msg)
         if event is not None:
             return Incoming(closed=False, event=event)
         try:
@@ -84,3 +87,17 @@ class CommChannel:
         msg = client.session.msg(msg_type, content)
         client.shell_channel.send(msg)
         return str(msg["header"]["msg_id"])
+
+
+def _pushed(data: dict[str, Any], msg: dict[str, Any]) -> Incoming | None:
+    """A run's AfterRun reply the kernel sent unasked (``protocol.PushAfterRun``), tied to its execution.
+
+    The event names the ``execute_request``; the comm message's parent header names it too (ipykernel
+    publishes it as output of that execution), for a kernel that could not tell.
+    """
+    msg_id = data.get("msg_id") or (msg.get("parent_header") or {}).get("msg_id")
+    try:
+        _, reply = protocol.parse_reply(data.get("reply"), msg.get("buffers"))
+    except protocol.ProtocolError:
+        return None
+    return Incoming(closed=False, pushed=(str(msg_id), reply)) if msg_id else None

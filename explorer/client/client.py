@@ -16,6 +16,7 @@ the replies come on the comm as always. Other input requests (the user's
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -28,6 +29,8 @@ R = TypeVar("R")
 Callback = Callable[[protocol.Reply[Any]], None]
 #: Requests waiting for the handshake; beyond this the oldest are answered with an error.
 MAX_WAITING = 200
+#: Pushed AfterRun replies kept for runs not finished yet (one per run; more means nobody takes them).
+MAX_PUSHES = 8
 
 
 class ExplorerClient(QObject):
@@ -54,6 +57,10 @@ class ExplorerClient(QObject):
         self._paused = False
         self._by_stdin: list[tuple[protocol.Request[Any], Callback, Callable[[], bool] | None]] = []
         self._prompts = 0  # pause prompts the kernel is waiting on
+        #: The AfterRun each run's reply is pushed as (sent with every handshake); None: every run is asked for.
+        self.push: protocol.PushAfterRun | None = None
+        self._push_refused = False  # an older kernel side, without PushAfterRun: every run is asked for
+        self._pushes: dict[str, _Push] = {}  # by execute msg_id: replies the kernel pushed as a run ended
 
     @property
     def is_paused(self) -> bool:
@@ -101,6 +108,9 @@ class ExplorerClient(QObject):
                                           "app": __version__, "app_protocol": protocol.PROTOCOL_VERSION})
         self.hello = reply.result
         self._load_tried = False
+        self._push_refused, self._pushes = False, {}
+        if self.push is not None:  # before any code of ours runs: it goes ahead of it on the shell channel
+            self._send(self.push, self._on_push_replied, None)
         waiting, self._waiting = self._waiting, []
         for request, callback, valid in waiting:
             self._send(request, callback, valid)
@@ -147,6 +157,43 @@ class ExplorerClient(QObject):
             return
         request_id = self._channel.send(request)
         self._pending[request_id] = (callback, valid)
+
+    # -- replies pushed as a run ends -----------------------------------------------------------
+    def set_push(self, push: protocol.PushAfterRun | None) -> None:
+        """Have each run's AfterRun reply pushed with these fields from the next run on (None: ask for it)."""
+        old, self.push = self.push, push
+        if push != old and self.hello is not None and not self._push_refused:
+            self._send(push or protocol.PushAfterRun(enabled=False), self._on_push_replied, None)
+
+    def follow_selection(self, name: str) -> None:
+        """The window's selection is now *name*: pushed replies carry its overlaps (``AfterRun.selected``)."""
+        if self.push is not None and self.push.selected != name:
+            self.set_push(dataclasses.replace(self.push, selected=name))
+
+    def _on_push_replied(self, reply: protocol.Reply[Any]) -> None:
+        if not reply.ok and reply.error is not None and reply.error.type == "ProtocolError":
+            self._push_refused = True  # its runs are asked for, as before PushAfterRun
+
+    def _on_pushed(self, msg_id: str, reply: protocol.Reply[Any]) -> None:
+        push = self._pushes[msg_id] = _Push()
+        while len(self._pushes) > MAX_PUSHES:
+            self._pushes.pop(next(iter(self._pushes)))
+        if protocol.packed_snapshot(reply) is not None:
+            _ChunkDecoder(self, reply, push.done).start()  # decoding starts before the run's idle arrives
+        else:
+            push.done(reply)
+
+    def take_push(self, msg_id: str, on_reply: Callback) -> bool:
+        """Give the AfterRun reply the kernel pushed for execution *msg_id* to *on_reply* (now, or once decoded).
+
+        False when none came (a kernel side without :class:`protocol.PushAfterRun`, or the push
+        failed): the caller asks. The kernel pushes before the run's idle, and IOPub keeps its order.
+        """
+        push = self._pushes.pop(msg_id, None)
+        if push is None:
+            return False
+        push.then(on_reply)
+        return True
 
     # -- paused code ------------------------------------------------------------------------
     def resume(self, stop: bool = False) -> None:
@@ -219,6 +266,9 @@ class ExplorerClient(QObject):
         if incoming.event is not None:
             self._on_event(*incoming.event)
             return
+        if incoming.pushed is not None:
+            self._on_pushed(*incoming.pushed)
+            return
         entry = self._pending.pop(incoming.request_id, None) if incoming.request_id is not None else None
         if entry is None or incoming.reply is None:
             return
@@ -235,6 +285,7 @@ class ExplorerClient(QObject):
         """
         self.hello = None
         self._channel = None
+        self._pushes = {}
 
     def fail_all(self, why: str, include_waiting: bool = True) -> None:
         """Answer pending (and waiting) requests with an error: the kernel died or restarted, the comm closed."""
@@ -256,6 +307,25 @@ class ExplorerClient(QObject):
 
 def _error(kind: str, message: str) -> protocol.Reply[Any]:
     return protocol.Reply(False, error=protocol.ErrorInfo(kind, message))
+
+
+class _Push:
+    """A reply the kernel pushed as a run ended: decoded (``reply``) or not yet, and who takes it."""
+
+    def __init__(self) -> None:
+        self.reply: protocol.Reply[Any] | None = None
+        self._taker: Callback | None = None
+
+    def done(self, reply: protocol.Reply[Any]) -> None:
+        self.reply = reply
+        if self._taker is not None:
+            self._taker(reply)
+
+    def then(self, taker: Callback) -> None:
+        if self.reply is not None:
+            taker(self.reply)
+        else:
+            self._taker = taker
 
 
 class _ChunkDecoder(QObject):

@@ -187,6 +187,8 @@ class HeadlessKernel:
         self._replies: dict[int, protocol.Reply[Any]] = {}
         self.events: list[tuple[str, dict[str, Any]]] = []  # the kernel's events, oldest first (samples apart)
         self.samples: deque[dict[str, Any]] = deque(maxlen=MAX_SAMPLES)  # watch samples, oldest first
+        # AfterRun replies pushed as runs ended (after a PushAfterRun; the CLI asks instead): (msg_id, reply).
+        self.pushes: deque[tuple[str, protocol.Reply[Any]]] = deque(maxlen=8)
         self.on_sample: Callable[[dict[str, Any]], None] | None = getattr(self, "on_sample", None)
         self._closed = False
         self.replaced: list[str] = []  # what the last run replaced of what the kernel's messaging calls
@@ -291,6 +293,8 @@ class HeadlessKernel:
             if incoming.event[0] == protocol.REPLACED_EVENT:
                 self.replaced = [str(name) for name in incoming.event[1].get("names") or []]
                 self._replaced_at = time.monotonic()
+        elif incoming.pushed is not None:
+            self.pushes.append((incoming.pushed[0], protocol.unpacked(incoming.pushed[1])))
         elif incoming.request_id is not None and incoming.reply is not None:
             self._replies[incoming.request_id] = incoming.reply
         return None

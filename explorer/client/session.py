@@ -85,6 +85,8 @@ class KernelSession(QObject):
         self.client.resumed.connect(self.resumed)
         self.client.input_requested.connect(self.input_requested)
         self.client.watch_sampled.connect(self.watch_sampled)
+        # Each run's AfterRun (as _finish_run would ask it) comes unasked as the run ends: one round trip less.
+        self.client.push = protocol.PushAfterRun(overlaps=False, delta=True)
         self._runs: dict[str, dict[str, Any]] = {}
         self._mine: set[str] = set()
         self._status: KernelStatus = "starting"
@@ -313,10 +315,16 @@ class KernelSession(QObject):
         elif kind == "status" and msg["content"].get("execution_state") == "idle" and parent in self._runs:
             self._finish_run(self._runs.pop(parent))
 
+    def selection_moved(self, *_args: Any) -> None:
+        """The window's selection changed: the kernel's next pushed reply carries its overlaps."""
+        self.client.follow_selection(self.selection() or "")
+
     def _finish_run(self, run: dict[str, Any]) -> None:
         self._mine.discard(run["msg_id"])
         if not self._runs:
             self._set_status("idle")
+        if self.client.take_push(run["msg_id"], lambda reply: self._on_after_run_replied(run, reply)):
+            return  # the kernel sent the reply as the run ended (PushAfterRun): nothing to ask
         # overlaps=False keeps big namespaces fast; the inspector asks for the selected variable's
         request = protocol.AfterRun(code=run["code"], failed=run["failed"], overlaps=False, delta=True,
                                     selected=self.selection() or "")

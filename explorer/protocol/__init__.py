@@ -33,6 +33,7 @@ to its handler (``HANDLERS[Image]`` in ``explorer.core.agent.handlers``) by name
 from __future__ import annotations
 
 from explorer.protocol.constants import (  # noqa: F401
+    AFTER_RUN_EVENT,
     COMM_TARGET,
     EXTENSION,
     PAUSE_PROMPT,
@@ -85,6 +86,7 @@ from explorer.protocol.replies import (  # noqa: F401
     PatchedScript,
     PausedEvent,
     Preview,
+    PushSet,
     Relation,
     Relations,
     Rendered,
@@ -115,6 +117,7 @@ from explorer.protocol.requests import (  # noqa: F401
     MemoryMap,
     Overlaps,
     PrepareLoad,
+    PushAfterRun,
     Render,
     Request,
     Resume,

@@ -16,6 +16,9 @@ PAUSE_PROMPT = "\x1etensor-explorer:paused\x1e"
 #: The event sent after a cell that replaced builtins or standard library functions the kernel's own messaging
 #: calls (``{"names": ["builtins.isinstance"]}``): a kernel silent after it was broken by them.
 REPLACED_EVENT = "replaced"
+#: The event that carries a run's AfterRun reply unasked (:class:`explorer.protocol.PushAfterRun`), sent as the
+#: run ends: data ``{"msg_id": <the execute_request's id>, "reply": <a reply envelope, id 0>}``, buffers as a reply's.
+AFTER_RUN_EVENT = "after_run"
 
 #: The event that carries one sample of a running program (:class:`explorer.protocol.WatchSample`).
 WATCH_EVENT = "watch_sample"

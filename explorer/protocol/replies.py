@@ -208,6 +208,13 @@ class AfterRunReply(TypedDict):
     selected: OverlapsReply | None  # AfterRun.selected's overlaps when the run changed it, else None
 
 
+class PushSet(TypedDict):
+    """Whether this comm now gets each run's :class:`AfterRunReply` unasked, and the selection it is computed for."""
+
+    enabled: bool
+    selected: str
+
+
 class HelloReply(TypedDict):
     """Who answers: versions, the kernel's process and what it has imported."""
 

@@ -17,6 +17,7 @@ from explorer.protocol.replies import (
     LoadPlan,
     OverlapsReply,
     PatchedScript,
+    PushSet,
     Rendered,
     Resumed,
     ScriptContextReply,
@@ -84,6 +85,31 @@ class AfterRun(Request[AfterRunReply]):
     delta: bool = False
     frame_variables: bool = False
     selected: str = ""
+
+
+@dataclass(frozen=True)
+class PushAfterRun(Request[PushSet]):
+    """Send this comm every run's :class:`AfterRunReply` as soon as the run ends, unasked. Reply: :class:`PushSet`.
+
+    The fields are the :class:`AfterRun` the client would ask after each run (``code`` and
+    ``failed`` are the run's own); the kernel computes that reply in IPython's ``post_run_cell``,
+    before the kernel goes idle, for every execution (any client's, the console's too) and sends
+    it as the :data:`AFTER_RUN_EVENT` of that execution. ``selected`` is the window's selection,
+    sent again whenever it changes; ``enabled=False`` stops the pushes (the client asks again).
+    """
+
+    method: ClassVar[str] = "push_after_run"
+    enabled: bool = True
+    overlaps: bool = False
+    exact_overlaps: bool = False
+    delta: bool = True
+    frame_variables: bool = False
+    selected: str = ""
+
+    def after_run(self, code: str, failed: bool) -> AfterRun:
+        """The request this push answers for one run."""
+        return AfterRun(code=code, failed=failed, overlaps=self.overlaps, exact_overlaps=self.exact_overlaps,
+                        delta=self.delta, frame_variables=self.frame_variables, selected=self.selected)
 
 
 @dataclass(frozen=True)
@@ -325,6 +351,6 @@ REQUESTS: dict[str, type[Request[Any]]] = {
     cls.method: cls for cls in (
         Hello, AfterRun, Snapshot, Overlaps, SetLanguage, ScriptContext, Image, Render, Values,
         MemoryMap, Graph, StatsStart, StatsPoll, StatsCancel, PrepareLoad, ClearError, SelectFrame, Resume,
-        StepCapture, StepCompare, SeedRandom, WatchGradients, Watch, ApplyFix,
+        StepCapture, StepCompare, SeedRandom, WatchGradients, Watch, ApplyFix, PushAfterRun,
     )
 }

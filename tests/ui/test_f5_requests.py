@@ -1,7 +1,8 @@
-"""F5 with a variable selected: the run's own reply brings the selection's overlaps, so the window asks twice, not three times.
+"""F5 with a variable selected: the kernel pushes the run's reply, with the selection's overlaps, so the window asks once.
 
-Counted at the client's send (no timer): the run's ``AfterRun`` and the shown tab's request; the
-memory relations of the selected variable arrive inside the ``AfterRun`` reply.
+Counted at the client's send (no timer): only the shown tab's request. The run's ``AfterRun`` reply
+comes unasked as the run ends (``PushAfterRun``, issue 25) and carries the memory relations of the
+selected variable (the kernel learnt the selection when it changed).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def _spy(session) -> list[str]:
     return sent
 
 
-def test_f5_with_a_selection_costs_two_requests(qtbot) -> None:
+def test_f5_with_a_selection_costs_one_request(qtbot) -> None:
     window, session = open_window(qtbot)
     try:
         type_code(qtbot, window, "import torch\nt = torch.ones(4, 4)\nu = t[1:]")
@@ -34,9 +35,23 @@ def test_f5_with_a_selection_costs_two_requests(qtbot) -> None:
         press(qtbot, window, Qt.Key.Key_F5)
         qtbot.waitUntil(lambda: "Image" in sent)
         qtbot.wait(300)  # nothing more is asked
-        assert sent == ["AfterRun", "Image"], sent
+        assert sent == ["Image"], sent  # no AfterRun: its reply was pushed
         assert "t" in window.inspector.relation.text()  # the relations came with the run
         assert window.inspector_model.variable("u")["overlaps"] == ["t"]
+    finally:
+        window.editor.document().setModified(False)
+        window.close()
+        session.shutdown()
+
+
+def test_code_typed_in_the_console_updates_the_inspector_without_asking(qtbot) -> None:
+    window, session = open_window(qtbot)
+    try:
+        qtbot.waitUntil(lambda: session.is_ready and hasattr(window.console, "execute"), timeout=30000)
+        sent = _spy(session)
+        window.console.execute("w = 7 * 6")  # as if typed in the console: another client's execution
+        qtbot.waitUntil(lambda: (window.inspector_model.variable("w") or {}).get("repr") == "42", timeout=30000)
+        assert "AfterRun" not in sent, sent  # the kernel pushed the run's reply
     finally:
         window.editor.document().setModified(False)
         window.close()

@@ -87,18 +87,38 @@ class CommEndpoint:
             detail = "".join(format_exception_only(type(exc), exc)).strip()
             return None, protocol.ErrorInfo(type(exc).__name__, detail)
 
+    def push_after_run(self, code: str, failed: bool, msg_id: str | None) -> bool:
+        """Send this client the AfterRun reply of the run that just ended, unasked (when it asked: PushAfterRun).
+
+        Called by the extension in ``post_run_cell``, before the kernel goes idle; the event names the
+        execution's ``execute_request`` (*msg_id*), so the client applies it to that run and asks nothing.
+        An error is sent as the reply's error, as an asked AfterRun would get it. False: nothing was sent.
+        """
+        settings = self.client.push
+        if settings is None:
+            return False
+        with inspecting():
+            request = settings.after_run(code, failed)
+            result, error = self.answer(request)
+            reply, buffers = self._encoded(0, request, result, error)
+            self._send(protocol.event_message(protocol.AFTER_RUN_EVENT, {"msg_id": msg_id, "reply": reply}), buffers)
+        return True
+
     def _reply(self, request_id: int, request: protocol.Request[Any] | None = None, result: Any = None,
                error: protocol.ErrorInfo | None = None) -> None:
-        plain = isinstance(request, _PLAIN_JSON)
+        self._send(*self._encoded(request_id, request, result, error))
+
+    @staticmethod
+    def _encoded(request_id: int, request: protocol.Request[Any] | None, result: Any,
+                 error: protocol.ErrorInfo | None) -> tuple[dict[str, Any], list[Any]]:
+        """The comm data of a reply and its binary buffers."""
         if error is not None:
-            self._send(protocol.reply_message(request_id, None, error), [])
-            return
-        if plain:
+            return protocol.reply_message(request_id, None, error), []
+        if isinstance(request, _PLAIN_JSON):
             result, buffers = _packed_snapshot(result, compact=bool(getattr(request, "delta", False)))
-            self._send(protocol.reply_message(request_id, result, None, encoded=False), buffers)
-            return
+            return protocol.reply_message(request_id, result, None, encoded=False), buffers
         payload, buffers = protocol.split_buffers(_binary_histogram(result))
-        self._send(protocol.reply_message(request_id, payload), buffers)
+        return protocol.reply_message(request_id, payload), buffers
 
 
 def _packed_snapshot(result: Any, compact: bool) -> tuple[Any, list[bytes]]:

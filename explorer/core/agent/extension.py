@@ -122,7 +122,7 @@ class Extension:
         if self.endpoints:
             self.sampler.start()
 
-    def _on_post_run_cell(self, _result: Any = None) -> None:
+    def _on_post_run_cell(self, result: Any = None) -> None:
         """When the cell replaced what the kernel's messaging calls, tell every client before the kernel may fall silent.
 
         Nothing here may call a builtin before the guard is on: the cell may have replaced it.
@@ -132,10 +132,33 @@ class Extension:
         if before is None or not self.endpoints:
             return
         names = machinery.replaced_since(before)
-        if names:
+        if names:  # no push then: its clients ask, as they would of a kernel without it
             with inspecting():
                 notices = [endpoint.notify_replaced for endpoint in list(self.endpoints.values())]
                 machinery.tell_clients(getattr(self.shell, "kernel", None), before, names, notices)
+            return
+        self._push_after_run(result)
+
+    def _push_after_run(self, result: Any) -> None:
+        """Each comm that asked (PushAfterRun) gets this run's AfterRun reply now, before the kernel goes idle.
+
+        Every comm gets the run's warnings (an asked AfterRun takes them); a push that fails is not
+        sent, and its client asks as before. Nothing here may raise into IPython (it would print).
+        """
+        with inspecting():
+            try:
+                failed = not bool(getattr(result, "success", True))
+                msg_id = _execution_id(self.shell)
+                warned = list(self.agent.warnings)
+                for endpoint in list(self.endpoints.values()):
+                    self.agent.warnings = list(warned)
+                    try:
+                        endpoint.push_after_run(self._cell or "", failed, msg_id)
+                    except BaseException:  # noqa: BLE001 - that client asks instead (a late Stop included)
+                        pass
+                self.agent.warnings = warned
+            except BaseException:  # noqa: BLE001 - the clients ask instead
+                pass
 
     def _showwarning(self, message: Any, category: type, filename: str, lineno: int,
                      file: Any = None, line: str | None = None) -> None:
@@ -165,6 +188,16 @@ class RoutingPeekFilter(logging.Filter):
 
 
 ROUTING_PEEK_FILTER = RoutingPeekFilter()
+
+
+def _execution_id(shell: Any) -> str | None:
+    """The ``msg_id`` of the ``execute_request`` running now (ipykernel's shell parent), or None."""
+    kernel = getattr(shell, "kernel", None)
+    get_parent = getattr(kernel, "get_parent", None)
+    parent = get_parent("shell") if callable(get_parent) else getattr(shell, "parent_header", None)
+    header = parent.get("header") if isinstance(parent, dict) else None
+    msg_id = header.get("msg_id") if isinstance(header, dict) else None
+    return msg_id if isinstance(msg_id, str) else None
 
 
 def _has_data(msg: Any) -> bool:

@@ -48,6 +48,7 @@ class ClientState:
         self.last_changes: dict[str, Any] = {}  # of the last run, to show again when the client leaves a frame
         self.pause = False  # the client answers PAUSE_PROMPT input requests (Hello.pause)
         self.watch: Any = None  # a sampler.WatchState while the client watches running code (Watch)
+        self.push: protocol.PushAfterRun | None = None  # each run's AfterRun is sent unasked (PushAfterRun)
 
 
 class Agent:
@@ -148,6 +149,11 @@ class Agent:
         out["warnings"], self.warnings = [w for w in self.warnings if w], []
         out["selected"] = self._selected_overlaps(req, client, out["snapshot"]["changes"])
         return cast(protocol.AfterRunReply, out)
+
+    def push_after_run(self, req: protocol.PushAfterRun, client: ClientState) -> protocol.PushSet:
+        """From the next run on, send this client each run's AfterRun reply as the run ends (explorer.core.agent.extension)."""
+        client.push = req if req.enabled else None
+        return {"enabled": bool(req.enabled), "selected": req.selected}
 
     def _selected_overlaps(self, req: protocol.AfterRun, client: ClientState,
                            changes: Mapping[str, Any]) -> protocol.OverlapsReply | None:
@@ -390,4 +396,5 @@ HANDLERS: dict[type[protocol.Request[Any]], Callable[[Agent, Any, ClientState], 
     protocol.SelectFrame: Agent.select_frame,
     protocol.Resume: Agent.resume,
     protocol.ApplyFix: Agent.apply_fix,
+    protocol.PushAfterRun: Agent.push_after_run,
 }

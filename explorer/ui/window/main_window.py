@@ -152,6 +152,8 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         if hasattr(self.session, "selected_overlaps"):  # a run's reply may carry the selection's overlaps
             self.session.selected_overlaps.connect(self.inspector.offer_overlaps)
             self.session.selection = lambda: self.app_state.selected_name
+            if hasattr(self.session, "selection_moved"):  # the kernel's pushed replies follow the selection
+                self.app_state.selection_changed.connect(self.session.selection_moved)
         self.runs.started.connect(self._on_runs_started)
         self.runs.finished.connect(self._on_runs_finished)
         self.session.kernel_died.connect(self._on_session_kernel_died)

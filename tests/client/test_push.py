@@ -1,0 +1,112 @@
+"""The window's session takes each run's reply from the kernel's push (issue 25), and asks when none came.
+
+Requests are counted at the client's send; nothing is timed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.client import budgets
+from explorer.client.session import KernelSession
+
+TIMEOUT = budgets.milliseconds(budgets.KERNEL_START)
+
+
+@pytest.fixture()
+def session(qtbot):
+    s = KernelSession()
+    with qtbot.waitSignal(s.ready, timeout=TIMEOUT):
+        s.start()
+    yield s
+    s.shutdown()
+
+
+def _spy(session: KernelSession) -> list[str]:
+    sent: list[str] = []
+    real = session.client._send
+
+    def counting(request, callback, valid):
+        sent.append(type(request).__name__)
+        return real(request, callback, valid)
+
+    session.client._send = counting
+    return sent
+
+
+def _finished(qtbot, session: KernelSession, start) -> dict:
+    with qtbot.waitSignal(session.run_finished, timeout=TIMEOUT) as blocker:
+        start()
+    return blocker.args[0]
+
+
+def _names(snapshots: list) -> dict:
+    return {v["name"]: v for v in snapshots[-1]["variables"]}
+
+
+def _silently(qtbot, session: KernelSession, code: str) -> None:
+    """Run *code* in the kernel as nobody's run (silent: no execute_input, no post_run_cell)."""
+    replies: list = []
+    session.kernel_client.shell_channel.message_received.connect(replies.append)
+    session.kernel_client.execute(code, silent=True, store_history=False)
+    qtbot.waitUntil(lambda: any(r["msg_type"] == "execute_reply" for r in replies), timeout=TIMEOUT)
+    assert [r["content"]["status"] for r in replies if r["msg_type"] == "execute_reply"] == ["ok"]
+
+
+def test_code_typed_in_the_console_updates_the_inspector_by_the_push(qtbot, session) -> None:
+    console = session.console_client()
+    snapshots: list = []
+    session.namespace_changed.connect(snapshots.append)
+    sent = _spy(session)
+    run = _finished(qtbot, session, lambda: console.execute("x = 41 + 1"))
+    assert run["mine"] is False and run["problem"] is None
+    assert _names(snapshots)["x"]["repr"] == "42"
+    failed = _finished(qtbot, session, lambda: console.execute("y = x / 0"))
+    assert failed["failed"] and failed["error"]["type"] == "ZeroDivisionError"
+    assert sent == []  # no AfterRun: both replies came unasked
+
+
+def test_our_own_run_asks_nothing_and_carries_its_delta(qtbot, session) -> None:
+    snapshots: list = []
+    session.namespace_changed.connect(snapshots.append)
+    sent = _spy(session)
+    _finished(qtbot, session, lambda: session.execute("import torch\nt = torch.ones(3)\nn = 1"))
+    _finished(qtbot, session, lambda: session.execute("n = 2"))
+    assert sent == []
+    assert [v["name"] for v in snapshots[-1]["variables"]] == ["n"]  # a delta: only what changed
+    assert snapshots[-1]["seq"] == snapshots[-2]["seq"] + 1 and not snapshots[-1]["full"]
+
+
+def test_the_push_follows_the_selection(qtbot, session) -> None:
+    session.selection = lambda: "u"
+    session.selection_moved()
+    offered: list = []
+    session.selected_overlaps.connect(offered.append)
+    sent = _spy(session)
+    _finished(qtbot, session, lambda: session.execute("import torch\nt = torch.ones(4)\nu = t[1:]"))
+    assert sent == [] and offered[-1]["name"] == "u" and offered[-1]["overlaps"] == ["t"]
+
+
+def test_an_older_kernel_side_is_asked_as_before(qtbot, session) -> None:
+    # As a kernel side without PushAfterRun answers it: "unknown request".
+    _silently(qtbot, session, "from explorer.protocol import requests\nrequests.REQUESTS.pop('push_after_run')")
+    session.client.leave()
+    with qtbot.waitSignal(session.ready, timeout=TIMEOUT):
+        session.client.connect_comm()
+    qtbot.waitUntil(lambda: session.client._push_refused, timeout=TIMEOUT)
+    snapshots: list = []
+    session.namespace_changed.connect(snapshots.append)
+    sent = _spy(session)
+    run = _finished(qtbot, session, lambda: session.execute("a = 5"))
+    assert sent == ["AfterRun"] and run["problem"] is None and _names(snapshots)["a"]["repr"] == "5"
+
+
+def test_a_push_that_fails_is_replaced_by_asking(qtbot, session) -> None:
+    _silently(qtbot, session, "from explorer.core.agent.comm import CommEndpoint\n"
+                              "def broken(self, *args):\n    raise RuntimeError('no push')\n"
+                              "CommEndpoint.push_after_run = broken")
+    snapshots: list = []
+    session.namespace_changed.connect(snapshots.append)
+    sent = _spy(session)
+    run = _finished(qtbot, session, lambda: session.execute("b = 7"))
+    assert sent == ["AfterRun"] and run["problem"] is None and _names(snapshots)["b"]["repr"] == "7"
