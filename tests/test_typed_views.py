@@ -52,3 +52,38 @@ def test_a_callback_for_another_reply_is_an_error(tmp_path: Path) -> None:
         source.ask(protocol.Image(name="img"), drawn)
     """)
     assert "ask" in found and "GraphReply" in found, found
+
+
+LINK_HEAD = textwrap.dedent("""
+    from explorer.client.link import KernelLink
+    from explorer.client.session import KernelSession
+
+""")
+
+
+def _link_errors(tmp_path: Path, body: str) -> str:
+    snippet = tmp_path / "helper.py"
+    snippet.write_text(LINK_HEAD + textwrap.dedent(body))
+    out, _err, status = api.run([str(snippet), "--cache-dir", str(tmp_path / "cache"), "--no-error-summary",
+                                 "--follow-imports=silent", "--strict-optional"])
+    return out if status else ""
+
+
+def test_the_session_is_the_link_the_run_queue_and_stepper_are_typed_with(tmp_path: Path) -> None:
+    assert _link_errors(tmp_path, """
+        def link(session: KernelSession) -> KernelLink:
+            return session
+    """) == ""
+
+
+def test_a_helper_calling_what_the_link_does_not_have_is_an_error(tmp_path: Path) -> None:
+    found = _link_errors(tmp_path, """
+        def run(link: KernelLink) -> None:
+            if link.is_ready and link.status == "idle":
+                link.execute("a = 1")
+            link.stauts_changed.connect(print)
+            if link.status == "sleeping":
+                pass
+    """)
+    assert 'no attribute "stauts_changed"' in found, found  # a signal the session does not have
+    assert "Non-overlapping equality check" in found and "'sleeping'" in found, found  # not a KernelStatus

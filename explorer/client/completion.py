@@ -21,6 +21,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 
+from explorer.client.link import KernelLink
+
 #: A reply later than this is no use to someone typing: the editor falls back.
 TIMEOUT_MS = 1500
 
@@ -30,7 +32,7 @@ Reply = Callable[[dict[str, Any] | None], None]
 class KernelCompletion(QObject):
     """Asks the session's kernel for completions and object information, never blocking."""
 
-    def __init__(self, session: Any, parent: QObject | None = None) -> None:
+    def __init__(self, session: KernelLink, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._session = session
         self._client: Any = None  # the kernel client whose shell channel we listen to

@@ -16,6 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from explorer.client.link import KernelLink
 from explorer.client.states import KernelStatus, RunOrigin
 
 
@@ -58,7 +59,7 @@ class RunQueue(QObject):
     started = Signal(object)  # Run
     finished = Signal(object, dict)  # (Run or None for console input, the session's result)
 
-    def __init__(self, session: Any, parent: QObject | None = None) -> None:
+    def __init__(self, session: KernelLink, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._session = session
         self._waiting: list[Run] = []

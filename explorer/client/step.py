@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from explorer import protocol
+from explorer.client.link import KernelLink
 from explorer.client.run_queue import Run, RunQueue
 from explorer.client.statements import Statement, index_at_or_after, split_statements
 
@@ -70,7 +71,7 @@ class Stepper(QObject):
     queued_changed = Signal(int)  # F10 presses waiting for the step that runs now (0: none left)
     replay_progressed = Signal(int, int)  # (statements replayed so far, statements the replay runs)
 
-    def __init__(self, session: Any, runs: RunQueue, parent: QObject | None = None) -> None:
+    def __init__(self, session: KernelLink, runs: RunQueue, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._session = session
         self._runs = runs
