@@ -237,7 +237,8 @@ class WatchPanel(QWidget):
             if name in current.nonfinite:
                 chart.note = self.tr("NaN or Inf: the value blew up")
             charts.append(chart)
-        self.charts.set_charts(charts, self.tr("seconds since the run started") if charts else "")
+        curves = any(chart.bars is None for chart in charts)  # a histogram's axis is its values, not the time
+        self.charts.set_charts(charts, self.tr("seconds since the run started") if curves else "")
 
 
 def _spans_decades(run: Run, name: str) -> bool:

@@ -141,8 +141,15 @@ def test_a_watched_tensor_can_be_drawn_as_its_histogram(qtbot) -> None:
     qtbot.waitUntil(lambda: len(panel.charts.charts) == 2)
     loss, hist = panel.charts.charts
     assert loss.bars is None and hist.bars == (0.0, 1.0, [5, 0, 7]) and "w" in hist.title
+    assert panel.charts.xlabel  # the loss curve is over time
+    watch.set_names(["w"])  # the histogram alone: no time axis to name
+    qtbot.waitUntil(lambda: [c.bars for c in panel.charts.charts] == [(0.0, 1.0, [5, 0, 7])])
+    assert panel.charts.xlabel == ""
+    watch.set_names(["loss", "w"])
+    panel.names.setCurrentRow(1)
+    assert panel.histogram_button.isChecked()
     panel.histogram_button.click()  # back to its norm
     assert watch.histograms == set() and session.requests[-1].histograms is None
-    qtbot.waitUntil(lambda: panel.charts.charts[1].bars is None)
+    qtbot.waitUntil(lambda: [c.bars is None for c in panel.charts.charts] == [True, True])
     watch.set_histogram("missing", True)  # only watched names
     assert watch.histograms == set()
