@@ -60,6 +60,8 @@ class KernelSession(QObject):
     input_requested = Signal(str, bool)  # (prompt, password): the user's input() in code we ran
     connection_lost = Signal()  # an attached kernel stopped answering its heartbeat
     watch_sampled = Signal(object)  # protocol.WatchSample, while watched code runs
+    #: Step back's replay runs the earlier statements as one cell (our extension's %%explorer_replay).
+    replays_at_once = True
 
     def __init__(self, cwd: str | None = None, parent: QObject | None = None,
                  connection: dict[str, Any] | None = None) -> None:

@@ -38,6 +38,7 @@ from explorer.protocol.constants import (  # noqa: F401
     PAUSE_PROMPT,
     PROTOCOL_VERSION,
     REPLACED_EVENT,
+    REPLAY_MAGIC,
     WATCH_CONTROL,
     WATCH_CONTROL_REPLY,
     WATCH_EVENT,
