@@ -6,8 +6,10 @@ session keeps one spare kernel started with the same command line, working direc
 and environment as its own; Restart hands the window's clients over to it (the old
 process is shut down by a worker thread) and a new spare starts a while later.
 
-The spare is *ready* once it answered a ``kernel_info`` request: ipykernel answers only
-after its start-up, our extension (``--ext``) loaded. A spare that died or is not ready
+The spare is *ready* once it answered a ``kernel_info`` request (ipykernel answers only
+after its start-up, our extension (``--ext``) loaded) and then imported torch, in a silent
+execution that binds no name (:data:`WARM_UP`): the user's ``import torch``, the second that
+most first statements spend, is then done already. The namespace stays empty. A spare that died or is not ready
 yet is not used: the session restarts its kernel in place, as without a spare.
 It costs one idle kernel's memory (see README.md); the user can turn it off.
 """
@@ -25,6 +27,9 @@ from traitlets.config import Config
 
 from explorer.client.launch import configure_manager, kernel_env
 from explorer.client.qt_clients import quiet_comm_manager
+
+#: Run silently in the spare once it is up (no history, no execution count, no name bound).
+WARM_UP = "try:\n    __import__('torch')\nexcept ImportError:\n    pass"
 
 
 def new_manager() -> tuple[Any, str]:
@@ -143,6 +148,10 @@ class SpareKernel(QObject):
         return None
 
     def _on_shell_message_received(self, msg: dict) -> None:
-        if not self._ready and msg.get("parent_header", {}).get("msg_id") == self._probe:
-            self._ready = True
-            self.ready.emit()
+        if self._ready or msg.get("parent_header", {}).get("msg_id") != self._probe:
+            return
+        if msg.get("msg_type") == "kernel_info_reply":  # up, extension loaded: now torch
+            self._probe = self.client.execute(WARM_UP, silent=True, store_history=False)
+            return
+        self._ready = True
+        self.ready.emit()

@@ -102,3 +102,11 @@ def test_turning_the_spare_off_shuts_it_down_and_restart_works_in_place(qtbot, s
     with qtbot.waitSignal(spared.ready, timeout=TIMEOUT):
         spared.restart()
     assert not spared.spare.started and _run(qtbot, spared, "z = 1")["failed"] is False
+
+
+def test_the_spare_has_torch_imported_and_an_empty_namespace(qtbot, spared) -> None:
+    with qtbot.waitSignal(spared.ready, timeout=TIMEOUT):
+        spared.restart()
+    assert _names(qtbot, spared) == []  # the warm-up bound no name
+    run = _run(qtbot, spared, "import sys\nassert 'torch' in sys.modules\ndel sys")
+    assert run["failed"] is False  # imported before the user's first statement
