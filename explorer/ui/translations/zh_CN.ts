@@ -1146,6 +1146,10 @@
         <translation>停止(&amp;T)</translation>
     </message>
     <message>
+        <source>Keep one more kernel started in the background, so Restart and Step Back are instant (it costs the memory of one idle Python with torch)</source>
+        <translation>在后台多启动一个内核，让“重启内核”和“后退一步”立刻完成（代价是一个已导入 torch 的空闲 Python 进程所占的内存）</translation>
+    </message>
+    <message>
         <source>For a classroom projector: the whole screen, big fonts, one pane at a time (F11)</source>
         <translation>适合教室投影：全屏、大号字体、一次只放大一个面板（F11）</translation>
     </message>
@@ -1216,6 +1220,10 @@
     <message>
         <source>Start a fresh Python process; variables are lost, your script is kept</source>
         <translation>启动一个全新的 Python 进程；变量会丢失，脚本会保留</translation>
+    </message>
+    <message>
+        <source>&amp;Keep a Spare Kernel</source>
+        <translation>保留一个备用内核(&amp;K)</translation>
     </message>
     <message>
         <source>&amp;Presentation Mode</source>
@@ -2090,6 +2098,7 @@ See what every tensor is: shape, dtype, device, strides, shared memory, autograd
     <name>WindowStepsMixin</name>
     <message>
         <source>Busy stepping back: F10 works again once the replay is done</source>
+        <extracomment>Run &gt; Keep a Spare Kernel (on unless turned off): see explorer.client.spare.</extracomment>
         <translation>正在后退一步：重放结束后才能再按 F10</translation>
     </message>
     <message>
