@@ -110,3 +110,19 @@ def test_the_spare_has_torch_imported_and_an_empty_namespace(qtbot, spared) -> N
     assert _names(qtbot, spared) == []  # the warm-up bound no name
     run = _run(qtbot, spared, "import sys\nassert 'torch' in sys.modules\ndel sys")
     assert run["failed"] is False  # imported before the user's first statement
+
+
+def test_restart_with_the_spare_never_makes_the_gui_thread_wait(qtbot, spared) -> None:
+    """The freeze of a Restart was jupyter_client killing and relaunching the kernel on the GUI thread
+    (waits on the process and its sockets); a swap only hands the clients over."""
+    from tests.ui.stall_probe import BlockingCalls
+
+    with BlockingCalls() as waits:
+        spared.restart()
+    assert waits.calls == [], waits.calls
+    qtbot.waitUntil(lambda: spared.is_ready, timeout=TIMEOUT)
+    spared.set_spare(False)
+    with BlockingCalls() as waits:
+        spared.restart()  # in place: the wait the spare takes away
+    assert waits.calls, "the probe no longer sees the in-place restart's waits"
+    qtbot.waitUntil(lambda: spared.is_ready, timeout=TIMEOUT)
