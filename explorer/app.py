@@ -49,7 +49,9 @@ def make_console(session: KernelSession) -> Any:
         console.kernel_manager = session.manager
         console.kernel_client = session.console_client()
 
-    session.kernel_swapped.connect(rebind)
+    swapped = getattr(session, "kernel_swapped", None)  # a session with no spare kernel has none
+    if swapped is not None:
+        swapped.connect(rebind)
 
     console.set_default_style("lightbg")
     localize_console(console)  # its banner, tips and "Kernel died, restarting" in the window's language
