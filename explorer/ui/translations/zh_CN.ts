@@ -2098,7 +2098,6 @@ See what every tensor is: shape, dtype, device, strides, shared memory, autograd
     <name>WindowStepsMixin</name>
     <message>
         <source>Busy stepping back: F10 works again once the replay is done</source>
-        <extracomment>Run &gt; Keep a Spare Kernel (on unless turned off): see explorer.client.spare.</extracomment>
         <translation>正在后退一步：重放结束后才能再按 F10</translation>
     </message>
     <message>

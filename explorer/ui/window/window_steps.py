@@ -23,7 +23,7 @@ from explorer.ui.window.host import WindowHost
 # Runs after which the window selects the variable the code made.
 _SELECTING = ("cell", "selection", "step")
 WATCH_KEY = "view/watch_gradients"
-#: Run > Keep a Spare Kernel (on unless turned off): see explorer.client.spare.
+# Run > Keep a Spare Kernel (on unless turned off): see explorer.client.spare.
 SPARE_KEY = "kernel/spare"
 
 
