@@ -45,6 +45,14 @@ def make_console(session: KernelSession) -> Any:
     console.kernel_manager = session.manager
     console.kernel_client = session.console_client()
 
+    def rebind() -> None:  # Restart swapped to the spare kernel: the console follows it
+        console.kernel_manager = session.manager
+        console.kernel_client = session.console_client()
+
+    swapped = getattr(session, "kernel_swapped", None)  # a session with no spare kernel has none
+    if swapped is not None:
+        swapped.connect(rebind)
+
     console.set_default_style("lightbg")
     localize_console(console)  # its banner, tips and "Kernel died, restarting" in the window's language
     # Its "Save as HTML" also wants Ctrl+S: with the console focused Qt found the shortcut

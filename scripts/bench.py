@@ -5,7 +5,7 @@ usage: .venv/bin/python scripts/bench.py [--quick] [--only GROUP] [--write docs/
 (with --only, --write replaces only those groups' rows in the table and keeps the others)
   --quick   skip the rows that need GiB-sized tensors and files
   --only    run the groups whose name contains GROUP (machine, snapshot, peers, scaling, rerun, memory,
-            image, stats, files, model, stalls, startup, editor, fix_proof, hints, attach, watch ...)
+            image, stats, files, model, stalls, startup, editor, fix_proof, hints, attach, watch, restart ...)
 Peers (spyder-kernels, lovely-tensors) are the ``bench`` extra: ``pip install -e '.[bench]'``.
 """
 
@@ -39,6 +39,7 @@ from bench_gui import (
     image_draw_ms,
 )
 from bench_proof import bench_fix_proof, bench_hints
+from bench_restart import bench_restart
 from bench_snapshot import bench_files, bench_peers, bench_scaling, peer_versions
 from bench_watch import bench_watch
 
@@ -259,7 +260,7 @@ GROUPS: list[Callable[[], list[Row]]] = [
     bench_machine, bench_snapshot, bench_peers, bench_scaling, bench_model, bench_rerun, bench_memory_groups,
     bench_run_to_updated, bench_f5_rebound, bench_startup, bench_graph_layout, bench_image, bench_stats, bench_files, bench_stalls,
     bench_filter, bench_big_tensor, bench_editor_typing, bench_editor_completion, bench_fix_proof, bench_hints,
-    bench_attach_growth, bench_watch,
+    bench_attach_growth, bench_watch, bench_restart,
 ]
 BIG = {"bench_image", "bench_stats", "bench_files", "bench_stalls", "bench_big_tensor"}  # rows that need GiB-sized tensors and files
 

@@ -13,21 +13,18 @@ silent heartbeat is reported as :attr:`KernelSession.connection_lost`.
 
 from __future__ import annotations
 
-import shutil
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from jupyter_client.session import Session
 from PySide6.QtCore import QObject, QTimer, Signal
-from qtconsole.manager import QtKernelManager
-from traitlets.config import Config
 
 from explorer import protocol
 from explorer.client import budgets
 from explorer.client.client import ExplorerClient
-from explorer.client.launch import configure_manager, kernel_env
+from explorer.client.launch import kernel_env
 from explorer.client.qt_clients import attached_client, quiet_comm_manager, wait_for
+from explorer.client.spare import SpareKernel, dispose, new_client, new_manager
 from explorer.client.states import KernelStatus
 
 R = TypeVar("R")
@@ -35,6 +32,8 @@ R = TypeVar("R")
 IOPUB_PING_MS = 50
 #: Milliseconds an attached kernel gets, when we quit, to read that paused code goes on and our comm closed.
 LEAVE_WAIT_MS = budgets.milliseconds(2.0)
+#: Milliseconds after the kernel is ready before the spare starts (it must not slow the start or a run).
+SPARE_DELAY_MS = 3000
 
 
 class KernelSession(QObject):
@@ -53,6 +52,7 @@ class KernelSession(QObject):
     run_finished = Signal(object)  # {"msg_id", "code", "mine", "failed", "error", "hints", "warnings", "problem"}
     kernel_died = Signal(str)
     kernel_restarted = Signal()
+    kernel_swapped = Signal()  # a restart handed over to the spare kernel: the console takes a new client
     ready = Signal(object)  # the kernel's HelloReply, after every start and restart
     problem = Signal(str, dict)  # see ExplorerClient.problem
     paused = Signal(object)  # protocol.PausedEvent: code we ran waits in breakpoint()
@@ -60,6 +60,8 @@ class KernelSession(QObject):
     input_requested = Signal(str, bool)  # (prompt, password): the user's input() in code we ran
     connection_lost = Signal()  # an attached kernel stopped answering its heartbeat
     watch_sampled = Signal(object)  # protocol.WatchSample, while watched code runs
+    #: Step back's replay runs the earlier statements as one cell (our extension's %%explorer_replay).
+    replays_at_once = True
 
     def __init__(self, cwd: str | None = None, parent: QObject | None = None,
                  connection: dict[str, Any] | None = None) -> None:
@@ -69,12 +71,14 @@ class KernelSession(QObject):
         self.manager: Any = None
         self._runtime: str | None = None
         if connection is None:
-            config = Config()
-            config.KernelRestarter.time_to_dead = 0.5  # notice a dead kernel within half a second
-            config.KernelRestarter.restart_limit = 1000
-            self.manager = QtKernelManager(config=config)
-            self.manager.autorestart = True
-            self._runtime = configure_manager(self.manager)
+            self.manager, self._runtime = new_manager()
+        # Restart swaps to it when it is ready (see explorer.client.spare); off until set_spare(True).
+        self.spare: SpareKernel | None = SpareKernel(cwd, self) if connection is None else None
+        self._spare_on = False
+        self._spare_timer = QTimer(self)
+        self._spare_timer.setSingleShot(True)
+        self._spare_timer.setInterval(SPARE_DELAY_MS)
+        self._spare_timer.timeout.connect(self._start_spare)
         self.kernel_client: Any = None
         self._console_clients: list[Any] = []  # stopped with ours: a heartbeat must not outlive its widget
         # Exists before the kernel: requests made meanwhile (files named at start) wait for the handshake.
@@ -139,13 +143,22 @@ class KernelSession(QObject):
         self.kernel_client = self._new_client()
         self.kernel_client.start_channels()
         quiet_comm_manager(self.kernel_client)
-        self.kernel_client.iopub_channel.message_received.connect(self._on_iopub_message_received)
-        self.kernel_client.shell_channel.message_received.connect(self._on_shell_message_received)
-        self.kernel_client.stdin_channel.message_received.connect(self.client.on_stdin)
+        self._wire(self.kernel_client, True)
         if self.manager is None:
             self.kernel_client.hb_channel.kernel_died.connect(self._on_heartbeat_failed)
         self.client.attach(self.kernel_client)
         self._connect_when_iopub_flows()
+
+    def _wire(self, client: Any, on: bool) -> None:
+        """Connect (or disconnect) our handlers to *client*'s channels."""
+        pairs = [(client.iopub_channel.message_received, self._on_iopub_message_received),
+                 (client.shell_channel.message_received, self._on_shell_message_received),
+                 (client.stdin_channel.message_received, self.client.on_stdin)]
+        for signal, slot in pairs:
+            if on:
+                signal.connect(slot)
+            else:
+                signal.disconnect(slot)
 
     def console_client(self) -> Any:
         """A second client for the console widget on the same kernel."""
@@ -160,10 +173,7 @@ class KernelSession(QObject):
         clients sharing the manager's Session would steal each other's replies."""
         if self.manager is None:
             return attached_client(self.connection or {})
-        own = self.manager.session
-        client = self.manager.client(session=Session(key=own.key, signature_scheme=own.signature_scheme,
-                                                     username=own.username))
-        return client
+        return new_client(self.manager)
 
     def shutdown(self, wait: bool = True) -> threading.Thread | None:
         """Stop the kernel process and our clients (on quit); an attached kernel is left running.
@@ -177,25 +187,13 @@ class KernelSession(QObject):
         clients = [c for c in [self.kernel_client, *self._console_clients] if c is not None]
         self._console_clients = []
         self._set_status("dead")
-        manager, runtime = self.manager, self._runtime
-
-        def finish() -> None:
-            for client in clients:
-                client.stop_channels()
-            if manager is not None:
-                if manager.has_kernel:
-                    manager.shutdown_kernel(now=True)
-                manager.cleanup_resources()
-                shutil.rmtree(runtime or "", ignore_errors=True)
-
-        if wait:
-            finish()
-            return None
-        if manager is not None and manager.has_kernel:
-            manager.stop_restarter()  # its QTimer belongs to this thread, not the worker's
-        worker = threading.Thread(target=finish, name="te-kernel-shutdown")
-        worker.start()
-        return worker
+        self._spare_timer.stop()
+        kernels = [(self.manager, self._runtime)]
+        if self.spare is not None and self.spare.started:  # the spare goes too: no orphan process
+            manager, client, runtime = self.spare.take()
+            kernels.append((manager, runtime))
+            clients.append(client)
+        return dispose(kernels, clients, wait)
 
     def _leave(self) -> None:
         """Let paused code go on and close our comm, waiting (briefly) until the kernel has them:
@@ -237,7 +235,51 @@ class KernelSession(QObject):
             return
         self._set_status("restarting")
         self._forget_runs("the kernel restarted")
+        if self.spare is not None and self._spare_on and self.spare.is_ready:
+            self._swap_to_spare()
+            return
         self.manager.restart_kernel(now=True)
+        self._after_restart()
+
+    # -- the spare kernel (explorer.client.spare) ----------------------------------------------
+    @property
+    def spare_enabled(self) -> bool:
+        return self._spare_on
+
+    def set_spare(self, on: bool) -> None:
+        """Keep a spare kernel for Restart (started a while after the kernel is ready), or shut it down."""
+        self._spare_on = bool(on) and self.spare is not None
+        if not self._spare_on:
+            self._spare_timer.stop()
+            if self.spare is not None:
+                self.spare.discard()
+        elif self.is_ready and self.spare is not None and not self.spare.started:
+            self._spare_timer.start()
+
+    def _start_spare(self) -> None:
+        if self._spare_on and self.spare is not None and self._status != "dead":
+            self.spare.start()
+
+    def _swap_to_spare(self) -> None:
+        """Restart by handing our clients over to the ready spare; the old kernel is shut down by a worker."""
+        assert self.spare is not None
+        old_manager, old_runtime = self.manager, self._runtime
+        old_clients = [self.kernel_client, *self._console_clients]
+        self._wire(self.kernel_client, False)
+        old_manager.kernel_restarted.disconnect(self._on_manager_kernel_restarted)
+        old_manager.remove_restart_callback(self._on_manager_restarting, "restart")
+        old_manager.remove_restart_callback(self._on_manager_dead, "dead")
+        self.manager, self.kernel_client, self._runtime = self.spare.take()
+        self._console_clients = []
+        self.manager.autorestart = True
+        self.manager.start_restarter()
+        self.manager.add_restart_callback(self._on_manager_restarting, "restart")
+        self.manager.add_restart_callback(self._on_manager_dead, "dead")
+        self.manager.kernel_restarted.connect(self._on_manager_kernel_restarted)
+        self._wire(self.kernel_client, True)
+        self.client.attach(self.kernel_client)
+        dispose([(old_manager, old_runtime)], old_clients)
+        self.kernel_swapped.emit()  # the console binds a client of the new kernel
         self._after_restart()
 
     # -- running code and asking --------------------------------------------------------------
@@ -285,6 +327,11 @@ class KernelSession(QObject):
 
     def _on_client_ready(self, hello: dict) -> None:
         self._reconnecting = False
+        if self._spare_on and self.spare is not None:
+            if self.spare.started and not self.spare.is_alive:
+                self.spare.discard()  # it died: another one is started
+            if not self.spare.started:
+                self._spare_timer.start()
         if not self._runs:
             self._set_status("idle")
         self.ready.emit(hello)

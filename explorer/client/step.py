@@ -5,9 +5,11 @@ the kernel to remember the variables as they are (``StepCapture``); once it
 ran, the variables the snapshot reports as changed come back before and after
 (``StepCompare``). Run to cursor runs the statements up to the cursor's one and
 stops at the first that raises. Stepping back cannot undo code, so it is a
-replay: a fresh kernel, ``random``/NumPy/torch seeded as for the first step,
-and the statements before the target run again one by one (errors included,
-as they happened the first time). Every statement runs as a :class:`Run` with
+replay: a fresh kernel (the session's spare, when it has one ready),
+``random``/NumPy/torch seeded as for the first step, and the statements before
+the target run again in one execution (:func:`replay_code`; errors included, as
+they happened the first time, and they do not stop it); the target itself is
+stepped as F10 steps it. Every statement runs as a :class:`Run` with
 its file line, so an error card speaks of the file's lines.
 """
 
@@ -263,10 +265,15 @@ class Stepper(QObject):
             self.stepped.emit(StepResult(None, -1, len(self._statements), replayed=0, ran=0))
             return
         self.replay_progressed.emit(0, target)
-        for index in range(target - 1):
-            statement = self._statements[index]
-            self._runs.submit(Run(statement.code, statement.first_line, "replay",
-                                  on_finished=self._replayed_callback(index + 1, target)))
+        if getattr(self._session, "replays_at_once", False) and target > 1:
+            # One execution (our extension's cell magic), one snapshot: not one of each per statement.
+            self._runs.submit(Run(replay_code(self._statements[:target - 1]), None, "replay",
+                                  on_finished=self._replayed_callback(target - 1, target)))
+        else:
+            for index in range(target - 1):
+                statement = self._statements[index]
+                self._runs.submit(Run(statement.code, statement.first_line, "replay",
+                                      on_finished=self._replayed_callback(index + 1, target)))
         # The last one is stepped as F10 stepped it: before and after, selection, marks.
         self._forward(self._statements, target - 1, target, replayed=target)
 
@@ -279,6 +286,12 @@ class Stepper(QObject):
     # -- signals --------------------------------------------------------------------------
     def _on_session_namespace_changed(self, snapshot: protocol.SnapshotReply) -> None:
         self._last_changes = dict(snapshot["changes"])
+
+
+def replay_code(statements: list[Statement]) -> str:
+    """The cell that replays *statements* as one execution (see ``explorer.core.step.replay``)."""
+    specs = " ".join(f"{s.first_line}:{s.code.count(chr(10)) + 1}" for s in statements)
+    return f"%%{protocol.REPLAY_MAGIC} {specs}\n" + "\n".join(s.code for s in statements)
 
 
 def _ignore(_reply: protocol.Reply[Any]) -> None:

@@ -39,6 +39,7 @@ from explorer.protocol.constants import (  # noqa: F401
     PAUSE_PROMPT,
     PROTOCOL_VERSION,
     REPLACED_EVENT,
+    REPLAY_MAGIC,
     WATCH_CONTROL,
     WATCH_CONTROL_REPLY,
     WATCH_EVENT,

@@ -20,6 +20,11 @@ REPLACED_EVENT = "replaced"
 #: run ends: data ``{"msg_id": <the execute_request's id>, "reply": <a reply envelope, id 0>}``, buffers as a reply's.
 AFTER_RUN_EVENT = "after_run"
 
+#: The cell magic that replays a script's first statements as one execution (Step back; see
+#: ``explorer.core.step.replay``): ``%%explorer_replay FIRST:LINES FIRST:LINES ...`` then the statements'
+#: lines, one statement after another; each runs at its file line, and one that raises does not stop the others.
+REPLAY_MAGIC = "explorer_replay"
+
 #: The event that carries one sample of a running program (:class:`explorer.protocol.WatchSample`).
 WATCH_EVENT = "watch_sample"
 #: The control-channel message that pauses or resumes sampling while code runs (the shell is busy then):

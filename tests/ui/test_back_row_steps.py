@@ -102,3 +102,21 @@ def test_the_window_says_queued_steps_and_the_replay_where_the_teacher_looks(qtb
     window._on_session_status_changed("idle")
     assert "Replaying 8 of 20" in window.kernel_label.text()
     assert "Replaying 8 of 20" in window.step_panel.header_text()
+
+
+def test_a_replay_runs_the_earlier_statements_as_one_execution(qtbot) -> None:
+    """Issue 25 goal 4: not one execution (and one snapshot) per statement; the target is stepped as F10 steps."""
+    session, stepper = _stepper(qtbot)
+    session.replays_at_once = True  # the real session's extension has %%explorer_replay
+    session.become_ready()
+    for _ in range(5):
+        stepper.step(SCRIPT, 1)
+    qtbot.waitUntil(lambda: stepper.next_index == 5 and not stepper.queued)
+    session.executed.clear()
+    progress: list[tuple[int, int]] = []
+    stepper.replay_progressed.connect(lambda done, total: progress.append((done, total)))
+    with qtbot.waitSignal(stepper.stepped) as blocker:
+        assert stepper.step_back(SCRIPT)
+    assert session.executed == ["%%explorer_replay 1:1 2:1 3:1\na = 1\nb = 2\nc = 3", "d = 4"]
+    assert blocker.args[0].replayed == 4 and stepper.next_index == 4
+    assert progress == [(0, 4), (3, 4), (4, 4)]

@@ -22,6 +22,7 @@ from explorer.core.agent.comm import CommEndpoint
 from explorer.core.agent.handlers import Agent
 from explorer.core.agent.pause import PauseHook
 from explorer.core.agent.sampler import Sampler
+from explorer.core.step import replay
 from explorer.core.summary.guard import inspecting
 
 #: Warnings kept per run (a loop that warns a million times must not fill the kernel's memory).
@@ -58,6 +59,8 @@ class Extension:
         self.shell.events.register("pre_run_cell", self._on_pre_run_cell)
         self.shell.events.register("post_run_cell", self._on_post_run_cell)
         warnings.showwarning = self._showwarning
+        if hasattr(self.shell, "register_magic_function"):
+            replay.register(self.shell)  # Step back's replay as one execution
         kernel = getattr(self.shell, "kernel", None)
         handlers = getattr(kernel, "control_handlers", None)
         if isinstance(handlers, dict):  # pause/resume of a watch while the shell is busy running code

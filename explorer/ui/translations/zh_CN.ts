@@ -1154,6 +1154,10 @@
         <translation>停止(&amp;T)</translation>
     </message>
     <message>
+        <source>Keep one more kernel started in the background, so Restart and Step Back are instant (it costs the memory of one idle Python with torch)</source>
+        <translation>在后台多启动一个内核，让“重启内核”和“后退一步”立刻完成（代价是一个已导入 torch 的空闲 Python 进程所占的内存）</translation>
+    </message>
+    <message>
         <source>For a classroom projector: the whole screen, big fonts, one pane at a time (F11)</source>
         <translation>适合教室投影：全屏、大号字体、一次只放大一个面板（F11）</translation>
     </message>
@@ -1224,6 +1228,10 @@
     <message>
         <source>Start a fresh Python process; variables are lost, your script is kept</source>
         <translation>启动一个全新的 Python 进程；变量会丢失，脚本会保留</translation>
+    </message>
+    <message>
+        <source>&amp;Keep a Spare Kernel</source>
+        <translation>保留一个备用内核(&amp;K)</translation>
     </message>
     <message>
         <source>&amp;Presentation Mode</source>

@@ -23,6 +23,8 @@ from explorer.ui.window.host import WindowHost
 # Runs after which the window selects the variable the code made.
 _SELECTING = ("cell", "selection", "step")
 WATCH_KEY = "view/watch_gradients"
+# Run > Keep a Spare Kernel (on unless turned off): see explorer.client.spare.
+SPARE_KEY = "kernel/spare"
 
 
 def made_by(code: str, changes: dict, known: Any) -> str | None:
@@ -53,6 +55,7 @@ class WindowStepsMixin(WindowHost):
         self._last_changes: dict = {}
         self._watch_gradients = QSettings().value(WATCH_KEY, False) in (True, "true")
         self.actions_["watch_gradients"].setChecked(self._watch_gradients)
+        self.set_spare_kernel(QSettings().value(SPARE_KEY, True) in (True, "true"), remember=False)
 
     # -- commands -----------------------------------------------------------------------
     def step(self) -> None:
@@ -79,6 +82,15 @@ class WindowStepsMixin(WindowHost):
         self._watch_gradients = bool(on)
         QSettings().setValue(WATCH_KEY, self._watch_gradients)
         self.actions_["watch_gradients"].setChecked(self._watch_gradients)
+
+    def set_spare_kernel(self, on: bool, remember: bool = True) -> None:
+        """Run > Keep a Spare Kernel: Restart and Step Back swap to a kernel started ahead, or not (its memory back)."""
+        if remember:
+            QSettings().setValue(SPARE_KEY, bool(on))
+        if hasattr(self.session, "set_spare"):
+            self.session.set_spare(bool(on))
+        self.actions_["spare_kernel"].setChecked(bool(getattr(self.session, "spare_enabled", on)))
+        self.actions_["spare_kernel"].setEnabled(getattr(self.session, "owns_kernel", True))
 
     def watching_gradients(self, run: Run | None = None) -> bool:
         """Whether gradients are watched for *run*: always while stepping or in a lesson, else by the switch."""
