@@ -96,6 +96,11 @@ class Stepper(QObject):
     def next_index(self) -> int | None:
         return self._next
 
+    @property
+    def busy(self) -> bool:
+        """A step, run to cursor or replay is under way (until its before/after comparison is back)."""
+        return self._busy
+
     def is_replaying(self) -> bool:
         return self._busy and self._replaying > 0
 

@@ -82,7 +82,7 @@ def test_the_replay_reports_its_progress(qtbot) -> None:
     session.become_ready()
     for _ in range(5):
         stepper.step(SCRIPT, 1)
-    qtbot.waitUntil(lambda: stepper.next_index == 5 and not stepper.queued)
+    qtbot.waitUntil(lambda: stepper.next_index == 5 and not stepper.queued and not stepper.busy)
     progress: list[tuple[int, int]] = []
     stepper.replay_progressed.connect(lambda done, total: progress.append((done, total)))
     assert stepper.step_back(SCRIPT)
@@ -111,7 +111,7 @@ def test_a_replay_runs_the_earlier_statements_as_one_execution(qtbot) -> None:
     session.become_ready()
     for _ in range(5):
         stepper.step(SCRIPT, 1)
-    qtbot.waitUntil(lambda: stepper.next_index == 5 and not stepper.queued)
+    qtbot.waitUntil(lambda: stepper.next_index == 5 and not stepper.queued and not stepper.busy)
     session.executed.clear()
     progress: list[tuple[int, int]] = []
     stepper.replay_progressed.connect(lambda done, total: progress.append((done, total)))
