@@ -115,6 +115,35 @@ def _kill_and_reap(pid: object) -> None:
         pass  # already reaped by jupyter_client
 
 
+def kill_strays(folder: str) -> list[int]:
+    """Kill (and reap) our child processes whose command line names *folder*; their pids.
+
+    A signal during the start can stop jupyter_client after it launched the kernel but before it
+    kept the process's pid: nothing would end that kernel, and a kernel still starting writes its
+    connection file again into the folder we just removed. Its command line names the connection
+    file in *folder*. Linux only (``/proc``); elsewhere the kernel ends with us (it watches its parent).
+    """
+    if not os.path.isdir("/proc"):
+        return []
+    me, needle, killed = str(os.getpid()), os.fsencode(folder), []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                parent = stat.read().rsplit(b")", 1)[1].split()[1].decode()
+            if parent != me:
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                named = needle in cmdline.read()
+        except (OSError, IndexError):
+            continue  # ended meanwhile, or not ours to read
+        if named:
+            _kill_and_reap(int(entry))
+            killed.append(int(entry))
+    return killed
+
+
 def _within(seconds: float, steps: list[Callable[[], object]]) -> bool:
     """Run *steps* in order (each even when an earlier one failed) on a thread; wait for them at most *seconds*.
 
@@ -373,6 +402,8 @@ class HeadlessKernel:
         ]
         _within(budgets.seconds(budgets.SHUTDOWN), steps)
         _kill_and_reap(pid)  # whatever jupyter_client managed, the process is gone after this
+        if self._runtime is not None:
+            kill_strays(self._runtime)
         if self._runtime is not None:
             shutil.rmtree(self._runtime, ignore_errors=True)
         if self in _RUNNING:

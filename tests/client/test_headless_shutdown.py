@@ -56,3 +56,22 @@ def test_the_steps_after_a_failing_one_still_run() -> None:
 
     assert headless._within(GUARD_S, [fails, lambda: ran.append("second")])
     assert ran == ["first", "second"]
+
+
+def test_a_kernel_whose_pid_jupyter_client_never_kept_is_killed(tmp_path) -> None:
+    """A signal can stop the start after the launch but before the pid was kept: the folder names the stray."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "tensor-explorer-runtime"
+    folder.mkdir()
+    stray = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", str(folder / "kernel.json")])
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", str(tmp_path / "elsewhere")])
+    try:
+        assert headless.kill_strays(str(folder)) == [stray.pid]
+        assert stray.poll() is not None  # ended and reaped
+        assert other.poll() is None  # a child that does not name the folder is not ours to kill
+    finally:
+        for proc in (stray, other):
+            proc.kill()
+            proc.wait()
