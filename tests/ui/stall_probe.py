@@ -149,6 +149,11 @@ class DrivenWindow:
 
         self.app = QApplication.instance() or QApplication([])
         QCoreApplication.setOrganizationName("TensorExplorerBench")
+        from PySide6.QtCore import QSettings
+
+        from explorer.ui.window.window_steps import SPARE_KEY
+
+        QSettings().setValue(SPARE_KEY, False)  # no spare kernel starting in the middle of a scenario (bench_restart turns it on)
         from explorer.app import create_window
 
         self.window, self.session = create_window(argparse.Namespace(lang="en", files=[], presentation=False,

@@ -29,7 +29,7 @@ def _pid(manager) -> int:
 
 
 def test_restart_swaps_to_the_spare_and_the_console_works_on_it(qtbot) -> None:
-    window, session = open_window(qtbot)
+    window, session = open_window(qtbot, spare=True)
     try:
         assert session.spare_enabled and window.actions_["spare_kernel"].isChecked()  # on unless turned off
         _spare_ready(qtbot, session)
@@ -48,7 +48,7 @@ def test_restart_swaps_to_the_spare_and_the_console_works_on_it(qtbot) -> None:
 
 
 def test_step_back_replays_past_an_earlier_error_in_the_spare(qtbot) -> None:
-    window, session = open_window(qtbot)
+    window, session = open_window(qtbot, spare=True)
     try:
         type_code(qtbot, window, "a = 1\nbroken = 1 / 0\nb = a + 1\nc = 3")
         window.stepper.reset()
@@ -72,7 +72,7 @@ def test_step_back_replays_past_an_earlier_error_in_the_spare(qtbot) -> None:
 
 
 def test_the_setting_turns_the_spare_off_and_is_kept(qtbot) -> None:
-    window, session = open_window(qtbot)
+    window, session = open_window(qtbot, spare=True)
     try:
         _spare_ready(qtbot, session)
         window.actions_["spare_kernel"].trigger()

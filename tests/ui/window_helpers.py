@@ -5,18 +5,23 @@ from __future__ import annotations
 import argparse
 import os
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 from explorer.app import create_window
 from explorer.client import budgets
+from explorer.ui.window.window_steps import SPARE_KEY
 
 #: A kernel start, restart or run in the real window: a hang guard, scaled by TENSOR_EXPLORER_TIME_SCALE.
 TIMEOUT = budgets.milliseconds(1.5 * budgets.KERNEL_START)
 
 
-def open_window(qtbot, keep_recovery: bool = False, **options):
-    """The real window with a real kernel; text an earlier test's window left behind is discarded unless kept."""
+def open_window(qtbot, keep_recovery: bool = False, spare: bool = False, **options):
+    """The real window with a real kernel; text an earlier test's window left behind is discarded unless kept.
+
+    The spare kernel (Run > Keep a Spare Kernel, on in the app) is off unless *spare*: a test window
+    that lives past the spare's delay would start a second kernel that nothing of the test uses.
+    """
     if not keep_recovery:
         from explorer.ui.window.recovery import claim_orphans, recovery_dir
 
@@ -25,6 +30,7 @@ def open_window(qtbot, keep_recovery: bool = False, **options):
                 orphan.discard()
     QCoreApplication.setOrganizationName("TensorExplorerTests")
     QCoreApplication.setApplicationName("Tensor Explorer Tests")
+    QSettings().setValue(SPARE_KEY, spare)
     settings = {"lang": "en", "files": [], "presentation": False, "lesson": None, **options}
     window, session = create_window(argparse.Namespace(**settings))
     qtbot.addWidget(window)
