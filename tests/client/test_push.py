@@ -5,33 +5,14 @@ Requests are counted at the client's send; nothing is timed.
 
 from __future__ import annotations
 
-import pytest
-
 from explorer.client import budgets
 from explorer.client.session import KernelSession
+from tests.client.request_spy import count_requests
 
 TIMEOUT = budgets.milliseconds(budgets.KERNEL_START)
 
 
-@pytest.fixture()
-def session(qtbot):
-    s = KernelSession()
-    with qtbot.waitSignal(s.ready, timeout=TIMEOUT):
-        s.start()
-    yield s
-    s.shutdown()
 
-
-def _spy(session: KernelSession) -> list[str]:
-    sent: list[str] = []
-    real = session.client._send
-
-    def counting(request, callback, valid):
-        sent.append(type(request).__name__)
-        return real(request, callback, valid)
-
-    session.client._send = counting
-    return sent
 
 
 def _finished(qtbot, session: KernelSession, start) -> dict:
@@ -57,7 +38,7 @@ def test_code_typed_in_the_console_updates_the_inspector_by_the_push(qtbot, sess
     console = session.console_client()
     snapshots: list = []
     session.namespace_changed.connect(snapshots.append)
-    sent = _spy(session)
+    sent = count_requests(session)
     run = _finished(qtbot, session, lambda: console.execute("x = 41 + 1"))
     assert run["mine"] is False and run["problem"] is None
     assert _names(snapshots)["x"]["repr"] == "42"
@@ -69,7 +50,7 @@ def test_code_typed_in_the_console_updates_the_inspector_by_the_push(qtbot, sess
 def test_our_own_run_asks_nothing_and_carries_its_delta(qtbot, session) -> None:
     snapshots: list = []
     session.namespace_changed.connect(snapshots.append)
-    sent = _spy(session)
+    sent = count_requests(session)
     _finished(qtbot, session, lambda: session.execute("import torch\nt = torch.ones(3)\nn = 1"))
     _finished(qtbot, session, lambda: session.execute("n = 2"))
     assert sent == []
@@ -82,7 +63,7 @@ def test_the_push_follows_the_selection(qtbot, session) -> None:
     session.selection_moved()
     offered: list = []
     session.selected_overlaps.connect(offered.append)
-    sent = _spy(session)
+    sent = count_requests(session)
     _finished(qtbot, session, lambda: session.execute("import torch\nt = torch.ones(4)\nu = t[1:]"))
     assert sent == [] and offered[-1]["name"] == "u" and offered[-1]["overlaps"] == ["t"]
 
@@ -96,7 +77,7 @@ def test_an_older_kernel_side_is_asked_as_before(qtbot, session) -> None:
     qtbot.waitUntil(lambda: session.client._push_refused, timeout=TIMEOUT)
     snapshots: list = []
     session.namespace_changed.connect(snapshots.append)
-    sent = _spy(session)
+    sent = count_requests(session)
     run = _finished(qtbot, session, lambda: session.execute("a = 5"))
     assert sent == ["AfterRun"] and run["problem"] is None and _names(snapshots)["a"]["repr"] == "5"
 
@@ -107,6 +88,6 @@ def test_a_push_that_fails_is_replaced_by_asking(qtbot, session) -> None:
                               "CommEndpoint.push_after_run = broken")
     snapshots: list = []
     session.namespace_changed.connect(snapshots.append)
-    sent = _spy(session)
+    sent = count_requests(session)
     run = _finished(qtbot, session, lambda: session.execute("b = 7"))
     assert sent == ["AfterRun"] and run["problem"] is None and _names(snapshots)["b"]["repr"] == "7"

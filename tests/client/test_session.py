@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from explorer import protocol
 from explorer.client import budgets
 from explorer.client.session import KernelSession
@@ -11,14 +9,6 @@ from explorer.client.session import KernelSession
 #: A kernel start (or restart) on this machine, as the app counts it (scaled by TENSOR_EXPLORER_TIME_SCALE).
 TIMEOUT = budgets.milliseconds(budgets.KERNEL_START)
 
-
-@pytest.fixture()
-def session(qtbot):
-    s = KernelSession()
-    with qtbot.waitSignal(s.ready, timeout=TIMEOUT):
-        s.start()
-    yield s
-    s.shutdown()
 
 
 def _run(qtbot, session: KernelSession, code: str) -> dict:

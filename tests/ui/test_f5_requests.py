@@ -9,19 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from tests.ui.window_helpers import open_window, press, type_code
-
-
-def _spy(session) -> list[str]:
-    sent: list[str] = []
-    real = session.client._send
-
-    def counting(request, callback, valid):
-        sent.append(type(request).__name__)
-        return real(request, callback, valid)
-
-    session.client._send = counting
-    return sent
+from tests.client.request_spy import count_requests
+from tests.ui.window_helpers import close_window, open_window, press, type_code
 
 
 def test_f5_with_a_selection_costs_one_request(qtbot) -> None:
@@ -31,7 +20,7 @@ def test_f5_with_a_selection_costs_one_request(qtbot) -> None:
         press(qtbot, window, Qt.Key.Key_F5)
         window.inspector.select("u")
         qtbot.waitUntil(lambda: "t" in window.inspector.relation.text())  # u is a view of t
-        sent = _spy(session)
+        sent = count_requests(session)
         press(qtbot, window, Qt.Key.Key_F5)
         qtbot.waitUntil(lambda: "Image" in sent)
         qtbot.wait(300)  # nothing more is asked
@@ -39,20 +28,16 @@ def test_f5_with_a_selection_costs_one_request(qtbot) -> None:
         assert "t" in window.inspector.relation.text()  # the relations came with the run
         assert window.inspector_model.variable("u")["overlaps"] == ["t"]
     finally:
-        window.editor.document().setModified(False)
-        window.close()
-        session.shutdown()
+        close_window(window, session)
 
 
 def test_code_typed_in_the_console_updates_the_inspector_without_asking(qtbot) -> None:
     window, session = open_window(qtbot)
     try:
         qtbot.waitUntil(lambda: session.is_ready and hasattr(window.console, "execute"), timeout=30000)
-        sent = _spy(session)
+        sent = count_requests(session)
         window.console.execute("w = 7 * 6")  # as if typed in the console: another client's execution
         qtbot.waitUntil(lambda: (window.inspector_model.variable("w") or {}).get("repr") == "42", timeout=30000)
         assert "AfterRun" not in sent, sent  # the kernel pushed the run's reply
     finally:
-        window.editor.document().setModified(False)
-        window.close()
-        session.shutdown()
+        close_window(window, session)

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 
 from explorer.client import budgets
 from tests.cli.helpers import process_gone
-from tests.ui.window_helpers import TIMEOUT, open_window, press, type_code
+from tests.ui.window_helpers import TIMEOUT, close_window, open_window, press, type_code
 
 
 def _rss_kib() -> int:
@@ -42,9 +42,7 @@ def test_a_crashing_kernel_restarts_with_a_message_and_keeps_the_text(qtbot, cra
         press(qtbot, window, Qt.Key.Key_F5)
         qtbot.waitUntil(lambda: window.inspector_model.variable("alive_again") is not None, timeout=TIMEOUT)
     finally:
-        window.editor.document().setModified(False)
-        window.close()
-        session.shutdown()
+        close_window(window, session)
 
 
 

@@ -13,7 +13,7 @@ import time
 from PySide6.QtCore import QSettings, Qt
 
 from explorer.ui.window.window_steps import SPARE_KEY
-from tests.ui.window_helpers import TIMEOUT, open_window, type_code
+from tests.ui.window_helpers import TIMEOUT, close_window, open_window, type_code
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -42,9 +42,7 @@ def test_restart_swaps_to_the_spare_and_the_console_works_on_it(qtbot) -> None:
             window.console.execute("typed_in_console = 42")  # the console's input reaches the new kernel
         qtbot.waitUntil(lambda: window.inspector_model.variable("typed_in_console") is not None, timeout=TIMEOUT)
     finally:
-        window.editor.document().setModified(False)
-        window.close()
-        session.shutdown()
+        close_window(window, session)
 
 
 def test_step_back_replays_past_an_earlier_error_in_the_spare(qtbot) -> None:
@@ -66,9 +64,7 @@ def test_step_back_replays_past_an_earlier_error_in_the_spare(qtbot) -> None:
         assert window.inspector_model.variable("b") is not None and window.inspector_model.variable("c") is None
         assert window.editor.step_marks == ((3, 3), 4) and not window.error_card.isVisible()
     finally:
-        window.editor.document().setModified(False)
-        window.close()
-        session.shutdown()
+        close_window(window, session)
 
 
 def test_the_setting_turns_the_spare_off_and_is_kept(qtbot) -> None:
@@ -80,9 +76,7 @@ def test_the_setting_turns_the_spare_off_and_is_kept(qtbot) -> None:
         assert QSettings().value(SPARE_KEY) in (False, "false")
     finally:
         QSettings().remove(SPARE_KEY)
-        window.editor.document().setModified(False)
-        window.close()
-        session.shutdown()
+        close_window(window, session)
 
 
 _CHILD = """

@@ -42,6 +42,13 @@ def open_window(qtbot, keep_recovery: bool = False, spare: bool = False, **optio
     return window, session
 
 
+def close_window(window, session) -> None:
+    """Close a window of :func:`open_window` without its unsaved-text question, and shut its kernel down."""
+    window.editor.document().setModified(False)
+    window.close()
+    session.shutdown()
+
+
 def type_code(qtbot, window, code: str) -> None:
     # Shortcuts reach only the active window: another test's window may have been active last.
     window.activateWindow()
