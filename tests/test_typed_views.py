@@ -87,3 +87,24 @@ def test_a_helper_calling_what_the_link_does_not_have_is_an_error(tmp_path: Path
     """)
     assert 'no attribute "stauts_changed"' in found, found  # a signal the session does not have
     assert "Non-overlapping equality check" in found and "'sleeping'" in found, found  # not a KernelStatus
+
+
+def test_the_window_is_typed_with_its_link_and_both_sessions_are_one(tmp_path: Path) -> None:
+    """``MainWindow(session: WindowLink)``: the real session and the tests' stand-in pass; a misspelt member does not."""
+    snippet = tmp_path / "window.py"
+    snippet.write_text(textwrap.dedent("""
+        from explorer.client.session import KernelSession
+        from explorer.ui.window.main_window import MainWindow
+        from tests.ui.quiet_window import StandInSession
+
+        def windows() -> list[MainWindow]:
+            return [MainWindow(KernelSession()), MainWindow(StandInSession())]
+
+        def stop(window: MainWindow) -> None:
+            window.session.interupt()
+    """))
+    out, _err, _status = api.run([str(snippet), "--cache-dir", str(tmp_path / "cache"), "--no-error-summary",
+                                  "--follow-imports=silent", "--strict-optional"])
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert len(errors) == 1, out  # both sessions are a WindowLink
+    assert 'no attribute "interupt"' in errors[0] and "WindowLink" in errors[0], out

@@ -23,6 +23,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QSettings, Signal
 
 from explorer.client.fix_proof import ProofJob, ProofRequest, has_code_fix, not_checked, run_budget
+from explorer.client.link import WindowLink
 from explorer.client.run_queue import Run, RunQueue
 
 #: QSettings key of Run > Check Fixes on My Script.
@@ -43,7 +44,7 @@ class FixProver(QObject):
     checked = Signal(object)
     _finished = Signal(int, object)  # (token, verdict), emitted in the worker thread, delivered queued
 
-    def __init__(self, runs: RunQueue, session: Any, language: Callable[[], str], parent: QObject | None = None) -> None:
+    def __init__(self, runs: RunQueue, session: WindowLink, language: Callable[[], str], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._session = session
         self._language = language
@@ -73,7 +74,7 @@ class FixProver(QObject):
         if not has_code_fix(error) or (error or {}).get("type") == "KeyboardInterrupt" or not self.enabled:
             return None
         assert error is not None
-        if not getattr(self._session, "owns_kernel", True):
+        if not self._session.owns_kernel:
             return not_checked("attached")
         if run is None or run.first_line is None:
             return not_checked("console")

@@ -19,11 +19,17 @@ from __future__ import annotations
 import importlib
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QWidget
+
+from explorer import protocol
+
+if TYPE_CHECKING:
+    from explorer.ui.app_state import AppState
+    from explorer.ui.watch_list import WatchList
 
 # Without a handshake (a kernel that never answers, a stand-in source), the shown tab is built after this long.
 BUILD_FALLBACK_MS = 3000
@@ -39,7 +45,8 @@ class DetailTabsWidget(QTabWidget):
 
     _imported = Signal(int)  # a worker thread has imported the module of tab N (queued to the GUI thread)
 
-    def __init__(self, source: Any, state: Any, parent: QWidget | None = None, watch: Any = None) -> None:
+    def __init__(self, source: protocol.RequestSource, state: AppState, parent: QWidget | None = None,
+                 watch: WatchList | None = None) -> None:
         super().__init__(parent)
         self._source = source
         self._state = state

@@ -8,7 +8,7 @@ bar which kernel this is and shows a banner when it stops answering.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QKeySequence
@@ -16,11 +16,15 @@ from PySide6.QtWidgets import QInputDialog, QLabel, QLineEdit, QStyle, QToolBar
 
 from explorer import protocol
 
+if TYPE_CHECKING:
+    from explorer.ui.frames_widget import FramesWidget
+    from explorer.ui.window.main_window import MainWindow
+
 
 class KernelExtras(QObject):
     """Owns the Continue action, the input dialog and the attached-kernel notes of one main window."""
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self._window = window
         self._session = window.session
@@ -44,7 +48,7 @@ class KernelExtras(QObject):
         window.installEventFilter(self)
         self.retranslate()
 
-    def _continue_action(self, window: Any, frames: Any) -> QAction:
+    def _continue_action(self, window: MainWindow, frames: FramesWidget) -> QAction:
         action = QAction(window)
         action.setObjectName("action_continue")
         action.setShortcut(QKeySequence("F8"))
@@ -113,7 +117,7 @@ class KernelExtras(QObject):
         window = self._window
         # Through the window's own handler: the status bar learns the kernel's torch (imported already) too.
         self._session.ask(protocol.Snapshot(overlaps=False),
-                          lambda reply: window.show_snapshot(reply.result) if reply.ok else None)
+                          lambda reply: window.show_snapshot(reply.result) if reply.result is not None else None)
 
     def _on_session_connection_lost(self) -> None:
         self.continue_action.setEnabled(False)
@@ -128,6 +132,6 @@ def _kernel_name(connection: dict[str, Any] | None) -> str:
     return describe(connection or {})
 
 
-def install(window: Any) -> KernelExtras:
+def install(window: MainWindow) -> KernelExtras:
     """Wire frames, pauses, input() and attached-kernel notes into *window* (kept alive by the window)."""
     return KernelExtras(window)

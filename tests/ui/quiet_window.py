@@ -14,17 +14,20 @@ import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox
+
+from explorer.client.states import KernelStatus
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHILD_TIMEOUT = 180
 
 
 class StandInSession(QObject):
-    """Has the signals and calls the window uses of a KernelSession; answers nothing."""
+    """Has every member of ``WindowLink`` (what the window uses of a KernelSession); answers nothing."""
 
     status_changed = Signal(str)
     namespace_changed = Signal(dict)
@@ -37,13 +40,19 @@ class StandInSession(QObject):
     resumed = Signal(dict)
     input_requested = Signal(str, bool)
     connection_lost = Signal()
+    selected_overlaps = Signal(object)
+    watch_sampled = Signal(object)
 
     def __init__(self, **_options: Any) -> None:
         super().__init__()
-        self.status = "idle"
+        self.status: KernelStatus = "idle"
         self.is_ready = True
+        self.is_paused = False
         self.owns_kernel = True
-        self.connection = None
+        self.spare_enabled = False
+        self.connection: dict[str, Any] | None = None
+        self.kernel_client: Any = None
+        self.selection: Callable[[], str | None] = lambda: None
         self.asked: list[Any] = []
 
     def set_language(self, lang: str) -> None: ...
@@ -63,6 +72,15 @@ class StandInSession(QObject):
     def restart(self) -> None: ...
 
     def shutdown(self, wait: bool = True) -> None: ...
+
+    def answer_input(self, text: str) -> None: ...
+
+    def pause_watch(self, paused: bool) -> bool:
+        return False
+
+    def set_spare(self, on: bool) -> None: ...
+
+    def selection_moved(self, *_args: Any) -> None: ...
 
 
 def quiet_window(qtbot, lang: str = "en", files: list[str] | None = None):

@@ -8,12 +8,14 @@ the base is plain ``object``: the mixins stay mixins and ``QMainWindow`` comes l
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QWidget
 
+    from explorer.client.link import WindowLink
     from explorer.client.run_queue import RunQueue
+    from explorer.client.states import KernelStatus
     from explorer.client.step import Stepper
     from explorer.ui.app_state import AppState
     from explorer.ui.banner_widget import BannerWidget
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
     class WindowHost(QMainWindow):
         """The main window as its mixins see it."""
 
-        session: Any  # a KernelSession, or a test's stand-in with the same signals
+        session: WindowLink  # a KernelSession, or a test's stand-in with the same members
         app_state: AppState
         runs: RunQueue
         actions_: Actions
@@ -59,6 +61,6 @@ if TYPE_CHECKING:
         def language(self) -> str: ...
         def sync_script_context(self) -> None: ...
         def lesson_open(self) -> bool: ...
-        def _on_session_status_changed(self, status: Any) -> None: ...
+        def _on_session_status_changed(self, status: KernelStatus) -> None: ...
 else:
     WindowHost = object

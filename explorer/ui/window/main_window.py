@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import metadata
-from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QIcon
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from explorer import protocol
 from explorer.client.completion import KernelCompletion
 from explorer.client.fix_prover import FixProver
+from explorer.client.link import WindowLink
 from explorer.client.run_queue import Run, RunQueue
 from explorer.client.states import KernelStatus, ProblemKind
 from explorer.protocol.cells import has_code
@@ -59,7 +60,7 @@ def _installed_version(package: str) -> str | None:
 class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWindow):
     """Receives the kernel *session* and the shared *state*; owns every widget and connects their signals."""
 
-    def __init__(self, session: Any, state: AppState | None = None, console: QWidget | None = None,
+    def __init__(self, session: WindowLink, state: AppState | None = None, console: QWidget | None = None,
                  icon: QIcon | None = None) -> None:
         super().__init__()
         self.session = session
@@ -149,11 +150,10 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
     def _connect(self) -> None:
         self.session.status_changed.connect(self._on_session_status_changed)
         self.session.namespace_changed.connect(self._on_session_namespace_changed)
-        if hasattr(self.session, "selected_overlaps"):  # a run's reply may carry the selection's overlaps
-            self.session.selected_overlaps.connect(self.inspector.offer_overlaps)
-            self.session.selection = lambda: self.app_state.selected_name
-            if hasattr(self.session, "selection_moved"):  # the kernel's pushed replies follow the selection
-                self.app_state.selection_changed.connect(self.session.selection_moved)
+        # A run's reply carries the selection's overlaps; the kernel's pushed replies follow the selection.
+        self.session.selected_overlaps.connect(self.inspector.offer_overlaps)
+        self.session.selection = lambda: self.app_state.selected_name
+        self.app_state.selection_changed.connect(self.session.selection_moved)
         self.runs.started.connect(self._on_runs_started)
         self.runs.finished.connect(self._on_runs_finished)
         self.session.kernel_died.connect(self._on_session_kernel_died)
@@ -254,7 +254,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         """A watched run began: its curves are the detail tab shown (in presentation mode, when the details pane is)."""
         self.details.setCurrentWidget(self.details.watch)
 
-    def _run_loading_code(self, code: str, done: Any) -> None:
+    def _run_loading_code(self, code: str, done: Callable[[], None]) -> None:
         """Run a data file's loading snippet visibly (the console shows it), then call *done*."""
         self.runs.submit(Run(code, None, "load", on_finished=lambda _result: done()))
 
@@ -330,7 +330,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
     def _on_inspector_model_out_of_step(self) -> None:
         """A snapshot reply was lost: ask for everything once."""
         self.session.ask(protocol.Snapshot(overlaps=False),
-                         lambda reply: self.inspector.apply_snapshot(reply.result) if reply.ok else None)
+                         lambda reply: self.inspector.apply_snapshot(reply.result) if reply.result is not None else None)
 
     def _show_torch_version(self, imported: str | None) -> None:
         """The kernel's torch version once imported; before that, the installed one (read without importing)."""

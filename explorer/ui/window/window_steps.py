@@ -87,10 +87,9 @@ class WindowStepsMixin(WindowHost):
         """Run > Keep a Spare Kernel: Restart and Step Back swap to a kernel started ahead, or not (its memory back)."""
         if remember:
             QSettings().setValue(SPARE_KEY, bool(on))
-        if hasattr(self.session, "set_spare"):
-            self.session.set_spare(bool(on))
-        self.actions_["spare_kernel"].setChecked(bool(getattr(self.session, "spare_enabled", on)))
-        self.actions_["spare_kernel"].setEnabled(getattr(self.session, "owns_kernel", True))
+        self.session.set_spare(bool(on))
+        self.actions_["spare_kernel"].setChecked(self.session.spare_enabled)
+        self.actions_["spare_kernel"].setEnabled(self.session.owns_kernel)
 
     def watching_gradients(self, run: Run | None = None) -> bool:
         """Whether gradients are watched for *run*: always while stepping or in a lesson, else by the switch."""
