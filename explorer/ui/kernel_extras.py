@@ -18,13 +18,13 @@ from explorer import protocol
 
 if TYPE_CHECKING:
     from explorer.ui.frames_widget import FramesWidget
-    from explorer.ui.window.main_window import MainWindow
+    from explorer.ui.window.host import WindowHost
 
 
 class KernelExtras(QObject):
     """Owns the Continue action, the input dialog and the attached-kernel notes of one main window."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self._window = window
         self._session = window.session
@@ -48,7 +48,7 @@ class KernelExtras(QObject):
         window.installEventFilter(self)
         self.retranslate()
 
-    def _continue_action(self, window: MainWindow, frames: FramesWidget) -> QAction:
+    def _continue_action(self, window: WindowHost, frames: FramesWidget) -> QAction:
         action = QAction(window)
         action.setObjectName("action_continue")
         action.setShortcut(QKeySequence("F8"))
@@ -132,6 +132,6 @@ def _kernel_name(connection: dict[str, Any] | None) -> str:
     return describe(connection or {})
 
 
-def install(window: MainWindow) -> KernelExtras:
+def install(window: WindowHost) -> KernelExtras:
     """Wire frames, pauses, input() and attached-kernel notes into *window* (kept alive by the window)."""
     return KernelExtras(window)

@@ -1,4 +1,4 @@
-"""What the main window's mixins may use of the window they are mixed into.
+"""What the main window's mixins (and :class:`~explorer.ui.kernel_extras.KernelExtras`) may use of the window.
 
 :class:`MainWindow` is assembled from mixins (files, layout, step-through). Each mixin
 calls widgets the window creates; this base names them for the type checker, so a
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from explorer.client.link import WindowLink
     from explorer.client.run_queue import RunQueue
     from explorer.client.states import KernelStatus
+    from explorer.protocol import SnapshotReply
     from explorer.client.step import Stepper
     from explorer.ui.app_state import AppState
     from explorer.ui.banner_widget import BannerWidget
@@ -62,5 +63,7 @@ if TYPE_CHECKING:
         def sync_script_context(self) -> None: ...
         def lesson_open(self) -> bool: ...
         def _on_session_status_changed(self, status: KernelStatus) -> None: ...
+        def show_snapshot(self, snapshot: SnapshotReply) -> None: ...
+        def stop_kernel(self) -> None: ...
 else:
     WindowHost = object
