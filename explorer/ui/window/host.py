@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from explorer.client.link import WindowLink
     from explorer.client.run_queue import RunQueue
     from explorer.client.states import KernelStatus
-    from explorer.protocol import SnapshotReply
     from explorer.client.step import Stepper
+    from explorer.protocol import SnapshotReply
     from explorer.ui.app_state import AppState
     from explorer.ui.banner_widget import BannerWidget
     from explorer.ui.detail_tabs_widget import DetailTabsWidget
