@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.child_output import first_line
 from tests.cli.helpers import HANG_GUARD_S, cli, start_cli
 
 LOOP = '''
@@ -40,7 +41,7 @@ def test_watch_prints_samples_while_the_script_runs(tmp_path: Path) -> None:
                      "--hist", "model.fc.weight", "--every", "0.25", "--json")
     try:
         assert proc.stdout is not None
-        first = proc.stdout.readline()
+        first = first_line(proc)
         assert first, proc.communicate()
         assert not (tmp_path / "ended").exists()  # the line came while the script was still running
         rest, err = proc.communicate(timeout=HANG_GUARD_S)

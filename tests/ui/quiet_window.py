@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from explorer.client.states import KernelStatus
+from tests.child_output import first_line
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHILD_TIMEOUT = 180
@@ -166,7 +167,7 @@ def window_in_child(folder: str, text: str, then: str = "kill") -> subprocess.Po
     proc = subprocess.Popen([sys.executable, "-c", _CHILD.format(root=ROOT), text, then], cwd=ROOT, env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdout is not None
-    line = proc.stdout.readline().strip()
+    line = first_line(proc).strip()
     assert line == "SAVED", f"the child window did not autosave ({line!r})"
     if then == "kill":
         proc.wait(timeout=CHILD_TIMEOUT)
@@ -208,7 +209,7 @@ def app_in_child(folder: str, text: str, lesson: str | None = None, then: str = 
     proc = subprocess.Popen([sys.executable, "-c", _APP_CHILD.format(root=ROOT), text, lesson or "", then], cwd=ROOT,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
-    line = proc.stdout.readline().strip()
+    line = first_line(proc).strip()
     assert line == "READY", f"the app did not start ({line!r}): {proc.stderr.read()[-2000:] if proc.stderr else ''}"
     return proc
 
