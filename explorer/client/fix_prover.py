@@ -22,6 +22,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
+from explorer.client import workers
 from explorer.client.fix_proof import ProofJob, ProofRequest, has_code_fix, not_checked, run_budget
 from explorer.client.link import WindowLink
 from explorer.client.run_queue import Run, RunQueue
@@ -116,9 +117,8 @@ class FixProver(QObject):
             except RuntimeError:  # the window (and this object) is gone
                 pass
 
-        # A daemon: a proof never keeps the app alive; its kernel dies with the app's process anyway.
-        self._thread = threading.Thread(target=work, name="te-fix-proof", daemon=True)
-        self._thread.start()
+        # A proof never keeps the app alive: at exit its job is cancelled (its kernel killed) and it is joined.
+        self._thread = workers.start(work, "te-fix-proof", stop=job.cancel)
 
     def _on_finished(self, token: int, result: dict) -> None:
         if token != self._token:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 import sys
-import threading
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
@@ -26,6 +25,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QWidget
 
 from explorer import protocol
+from explorer.client import workers
 
 if TYPE_CHECKING:
     from explorer.ui.app_state import AppState
@@ -104,7 +104,7 @@ class DetailTabsWidget(QTabWidget):
             self._view(index)
         elif index not in self._importing:
             self._importing.add(index)
-            threading.Thread(target=self._import, args=(index,), name=f"te-import-{_CLASSES[index]}", daemon=True).start()
+            workers.start(self._import, f"te-import-{_CLASSES[index]}", index)  # joined at exit: see workers
 
     def _import(self, index: int) -> None:
         """On a worker thread: import tab *index*'s module (an error shows when the GUI thread builds the view)."""

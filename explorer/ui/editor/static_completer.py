@@ -21,6 +21,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from explorer.client import workers
+
 
 class _Worker:
     """The jedi process and the threads that write its requests and read its answers (one per window process).
@@ -34,7 +36,7 @@ class _Worker:
         self._process: subprocess.Popen[str] | None = None
         self._ids = itertools.count(1)
         self._waiting: dict[int, tuple[weakref.ref[StaticCompleter], int, str]] = {}
-        self._outbox: queue.Queue[str] = queue.Queue()
+        self._outbox: queue.Queue[str | None] = queue.Queue()
 
     @property
     def started(self) -> bool:
@@ -54,14 +56,17 @@ class _Worker:
             [sys.executable, "-m", "explorer.ui.editor.jedi_worker"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self._outbox = queue.Queue()
-        threading.Thread(target=self._write, args=(self._process, self._outbox), name="te-jedi-requests",
-                         daemon=True).start()
-        threading.Thread(target=self._read, args=(self._process,), name="te-jedi-answers", daemon=True).start()
+        process, outbox = self._process, self._outbox
+        # Both end at exit (workers): the process is killed, so the reader meets the end of its pipe.
+        workers.start(self._write, "te-jedi-requests", process, outbox, stop=lambda: outbox.put(None))
+        workers.start(self._read, "te-jedi-answers", process, stop=process.kill)
 
-    def _write(self, process: subprocess.Popen[str], outbox: queue.Queue[str]) -> None:
+    def _write(self, process: subprocess.Popen[str], outbox: queue.Queue[str | None]) -> None:
         assert process.stdin is not None
         while True:
             line = outbox.get()
+            if line is None:  # the app is ending
+                return
             try:
                 process.stdin.write(line)
                 process.stdin.flush()
