@@ -96,6 +96,8 @@ class KernelSession(QObject):
         self._status: KernelStatus = "starting"
         self._iopub_seen = False
         self._pings: set[str] = set()  # kernel_info requests sent since the (re)start, until IOPub answered one
+        self._kernel: str | None = None  # the Jupyter session id of the kernel whose IOPub we read
+        self._old_kernels: set[str] = set()  # those of the kernels before a restart
         self._reconnecting = False
         self._launched = False  # the kernel process was started (by launch() or start())
         # The name selected in the window (set by it), sent with each run's AfterRun.
@@ -310,8 +312,9 @@ class KernelSession(QObject):
     def _connect_when_iopub_flows(self) -> None:
         """Until IOPub delivers the answer to a ping, a reply on it could be lost: ping, then open the comm.
 
-        Only a ping's busy/idle counts: after a restart, a message the old kernel published just
-        before it was killed may still arrive, and says nothing about the new kernel's IOPub.
+        Only IOPub's welcome of our subscription or a ping's busy/idle counts: after a restart, a
+        message the old kernel published just before it was killed may still arrive, and says
+        nothing about the new kernel's IOPub.
         """
         if self.kernel_client is None:
             return
@@ -341,9 +344,14 @@ class KernelSession(QObject):
 
     def _on_iopub_message_received(self, msg: dict) -> None:
         if not self._iopub_seen:
-            if msg["parent_header"].get("msg_id") not in self._pings:
+            # The kernel's IOPub welcomes our subscription (JEP 65, ipykernel 7): all it publishes from now
+            # on reaches us, no need to wait for a ping's busy/idle. Older kernels answer a ping only.
+            sender = msg["header"].get("session")
+            welcome = msg["msg_type"] == "iopub_welcome" and sender not in self._old_kernels
+            if not welcome and msg["parent_header"].get("msg_id") not in self._pings:
                 return  # a late message of the kernel before a restart: its runs are over (IOPub keeps its order)
             self._iopub_seen = True
+            self._kernel = sender
             self._pings.clear()
             if self._ping_timer.isActive():  # connect now, not at the next ping
                 self._ping_timer.stop()
@@ -422,6 +430,8 @@ class KernelSession(QObject):
         self._runs.clear()
         self._iopub_seen = False
         self._pings.clear()
+        if self._kernel is not None:
+            self._old_kernels.add(self._kernel)
         self.client.forget_kernel()
         self.kernel_restarted.emit()
         self._connect_when_iopub_flows()

@@ -97,6 +97,13 @@ def test_language_is_sent_in_every_handshake(qtbot, session) -> None:
         session.set_language("en")
 
 
+def _see_iopub_first(session, record) -> None:
+    """*record* each IOPub message just before the session handles it (a listener of its own may be called later)."""
+    signal = session.kernel_client.iopub_channel.message_received
+    signal.disconnect(session._on_iopub_message_received)
+    signal.connect(lambda msg: (record(msg), session._on_iopub_message_received(msg)))
+
+
 def test_a_late_message_of_the_old_kernel_does_not_open_the_comm_on_the_new_one(qtbot, session) -> None:
     """After a restart the comm opens once the *new* kernel's IOPub reaches us.
 
@@ -106,7 +113,7 @@ def test_a_late_message_of_the_old_kernel_does_not_open_the_comm_on_the_new_one(
     became ready again (every step back of a step-through waited forever on a loaded machine).
     """
     sessions: list[str] = []
-    session.kernel_client.iopub_channel.message_received.connect(lambda msg: sessions.append(msg["header"]["session"]))
+    _see_iopub_first(session, lambda msg: sessions.append(msg["header"]["session"]))
     _run(qtbot, session, "x = 5")
     old = sessions[-1]
     opened_after: list[list[str]] = []
@@ -120,6 +127,39 @@ def test_a_late_message_of_the_old_kernel_does_not_open_the_comm_on_the_new_one(
         session.kernel_client.iopub_channel.message_received.emit(late)
     assert len(opened_after) == 1
     assert any(s != old for s in opened_after[0]), "the comm was opened before the new kernel's IOPub delivered"
+    assert _run(qtbot, session, "alive = 1")["failed"] is False
+
+
+def test_the_comm_opens_when_iopub_welcomes_us_not_a_ping_later(qtbot, session) -> None:
+    """ipykernel 7 welcomes each IOPub subscription (JEP 65): from then on nothing it publishes is lost, so the
+    comm opens at once. Waiting for a ping's busy/idle instead cost a round trip or a ping interval per start."""
+    before: list[list[str]] = []
+    seen: list[str] = []
+    _see_iopub_first(session, lambda msg: seen.append(msg["msg_type"]))
+    connect = session.client.connect_comm
+    session.client.connect_comm = lambda: (before.append(list(seen)), connect())
+    with qtbot.waitSignal(session.ready, timeout=TIMEOUT):
+        session.restart()
+    assert len(before) == 1 and before[0], before
+    assert before[0][-1] == "iopub_welcome" and "status" not in before[0][before[0].index("iopub_welcome"):], before
+    assert _run(qtbot, session, "alive = 1")["failed"] is False
+
+
+def test_a_late_welcome_of_the_old_kernel_does_not_open_the_comm_on_the_new_one(qtbot, session) -> None:
+    sessions: list[str] = []
+    _see_iopub_first(session, lambda msg: sessions.append(msg["header"]["session"]))
+    _run(qtbot, session, "x = 5")
+    old = sessions[-1]
+    opened_after: list[list[str]] = []
+    connect = session.client.connect_comm
+    session.client.connect_comm = lambda: (opened_after.append(list(sessions)), connect())
+    with qtbot.waitSignal(session.ready, timeout=TIMEOUT):
+        session.restart()
+        late = {"msg_type": "iopub_welcome", "header": {"msg_type": "iopub_welcome", "session": old, "msg_id": "w"},
+                "parent_header": {}, "metadata": {}, "content": {"subscription": ""}, "buffers": []}
+        session.kernel_client.iopub_channel.message_received.emit(late)
+    assert len(opened_after) == 1
+    assert any(s != old for s in opened_after[0]), "the comm was opened on the old kernel's welcome"
     assert _run(qtbot, session, "alive = 1")["failed"] is False
 
 
