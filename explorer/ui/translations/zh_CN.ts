@@ -1669,6 +1669,29 @@ cols = t[:, 1:3]
     </message>
 </context>
 <context>
+    <name>StepControl</name>
+    <message>
+        <source>Busy stepping back: F10 works again once the replay is done</source>
+        <translation>正在后退一步：重放结束后才能再按 F10</translation>
+    </message>
+    <message>
+        <source>Nothing to step back: no statement was stepped yet</source>
+        <translation>无法后退：还没有单步执行过任何语句</translation>
+    </message>
+    <message>
+        <source>The cursor&apos;s statement is the next one already</source>
+        <translation>光标所在的语句已经是下一条了</translation>
+    </message>
+    <message>
+        <source>Replaying in a fresh kernel…</source>
+        <translation>正在新内核中重放…</translation>
+    </message>
+    <message>
+        <source>The end of the script: every statement ran. Shift+F10 steps back; F5 runs it all again.</source>
+        <translation>已到脚本末尾：每条语句都运行过了。Shift+F10 后退一步；F5 重新运行整个脚本。</translation>
+    </message>
+</context>
+<context>
     <name>StepPanel</name>
     <message numerus="yes">
         <source>Stepping back: a fresh kernel replays the %n statement(s) before it (random, NumPy and torch seeded as the first time)…</source>
@@ -2113,29 +2136,6 @@ See what every tensor is: shape, dtype, device, strides, shared memory, autograd
     <message>
         <source>{name} has changes that are not saved, and autosave is off. Save them before closing?</source>
         <translation>{name} 有尚未保存的修改，而自动保存已关闭。关闭前要先保存吗？</translation>
-    </message>
-</context>
-<context>
-    <name>WindowStepsMixin</name>
-    <message>
-        <source>Busy stepping back: F10 works again once the replay is done</source>
-        <translation>正在后退一步：重放结束后才能再按 F10</translation>
-    </message>
-    <message>
-        <source>Nothing to step back: no statement was stepped yet</source>
-        <translation>无法后退：还没有单步执行过任何语句</translation>
-    </message>
-    <message>
-        <source>The cursor&apos;s statement is the next one already</source>
-        <translation>光标所在的语句已经是下一条了</translation>
-    </message>
-    <message>
-        <source>Replaying in a fresh kernel…</source>
-        <translation>正在新内核中重放…</translation>
-    </message>
-    <message>
-        <source>The end of the script: every statement ran. Shift+F10 steps back; F5 runs it all again.</source>
-        <translation>已到脚本末尾：每条语句都运行过了。Shift+F10 后退一步；F5 重新运行整个脚本。</translation>
     </message>
 </context>
 </TS>

@@ -1,6 +1,6 @@
 """What the main window's mixins (and :class:`~explorer.ui.kernel_extras.KernelExtras`) may use of the window.
 
-:class:`MainWindow` is assembled from mixins (files, layout, step-through). Each mixin
+:class:`MainWindow` is assembled from mixins (files, layout) and objects it owns (step-through). Each mixin
 calls widgets the window creates; this base names them for the type checker, so a
 mixin using something the window lacks is an error before it is a crash. At run time
 the base is plain ``object``: the mixins stay mixins and ``QMainWindow`` comes last.
@@ -11,19 +11,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QWidget
+    from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
     from explorer.client.link import WindowLink
     from explorer.client.run_queue import RunQueue
-    from explorer.client.states import KernelStatus
     from explorer.client.step import Stepper
     from explorer.protocol import SnapshotReply
-    from explorer.ui.app_state import AppState
     from explorer.ui.banner_widget import BannerWidget
     from explorer.ui.detail_tabs_widget import DetailTabsWidget
     from explorer.ui.editor.code_editor_widget import CodeEditorWidget
     from explorer.ui.error_card_view import ErrorCardView
-    from explorer.ui.inspector.inspector_model import InspectorModel
     from explorer.ui.inspector.inspector_view import InspectorView
     from explorer.ui.watch_list import WatchList
     from explorer.ui.window.data_loader import DataLoader
@@ -37,13 +34,11 @@ if TYPE_CHECKING:
         """The main window as its mixins see it."""
 
         session: WindowLink  # a KernelSession, or a test's stand-in with the same members
-        app_state: AppState
         runs: RunQueue
         actions_: Actions
         editor: CodeEditorWidget
         console: QWidget
         banner: BannerWidget
-        inspector_model: InspectorModel
         inspector: InspectorView
         details: DetailTabsWidget
         watch: WatchList
@@ -55,14 +50,12 @@ if TYPE_CHECKING:
         file_path: str | None
         loader: DataLoader
         stepper: Stepper
-        kernel_label: QLabel
         _splitters: dict[str, QSplitter]
 
         @property
         def language(self) -> str: ...
         def sync_script_context(self) -> None: ...
         def lesson_open(self) -> bool: ...
-        def _on_session_status_changed(self, status: KernelStatus) -> None: ...
         def show_snapshot(self, snapshot: SnapshotReply) -> None: ...
         def stop_kernel(self) -> None: ...
 else:

@@ -43,7 +43,7 @@ from explorer.ui.window.window_disk import WindowDiskMixin
 from explorer.ui.window.window_files import WindowFilesMixin
 from explorer.ui.window.window_layout import PRESENTATION_SCALE, WindowLayoutMixin
 from explorer.ui.window.window_recovery import WindowRecoveryMixin
-from explorer.ui.window.window_steps import WindowStepsMixin
+from explorer.ui.window.window_steps import StepControl
 
 __all__ = ["PRESENTATION_SCALE", "MainWindow"]
 # The Chinese-font check waits this long after start: it may scan the system's fonts.
@@ -57,7 +57,7 @@ def _installed_version(package: str) -> str | None:
         return None
 
 
-class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWindow):
+class MainWindow(WindowLayoutMixin, WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWindow):
     """Receives the kernel *session* and the shared *state*; owns every widget and connects their signals."""
 
     def __init__(self, session: WindowLink, state: AppState | None = None, console: QWidget | None = None,
@@ -76,10 +76,14 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self._card_run: Run | None = None  # the run the error card speaks of
         self._build_widgets(console)
         self.actions_ = main_actions.build(self)
-        self._init_steps()
+        self._build_status_bar()
+        self.steps = StepControl(session, self.runs, self.editor, self.step_panel, self.inspector_model, self.inspector,
+                                 self.statusBar(), self.kernel_label, self.actions_["watch_gradients"],
+                                 self.actions_["spare_kernel"], self.lesson_open, self)
+        self.steps.kernel_status_due.connect(lambda: self._on_session_status_changed(self.session.status))
+        self.stepper = self.steps.stepper
         self.actions_["lesson_both"].setChecked(self.lessons_in_both_languages())
         self.actions_["check_fixes"].setChecked(self.fix_prover.enabled)
-        self._build_status_bar()
         self._connect()
         self.setAcceptDrops(True)
         self.disk_watch = DiskWatch(self)
@@ -258,6 +262,14 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         """Run a data file's loading snippet visibly (the console shows it), then call *done*."""
         self.runs.submit(Run(code, None, "load", on_finished=lambda _result: done()))
 
+    def step(self) -> None:
+        """F10 (see :meth:`StepControl.step`)."""
+        self.steps.step()
+
+    def step_back(self) -> None:
+        """Shift+F10 (see :meth:`StepControl.step_back`)."""
+        self.steps.step_back()
+
     def stop_kernel(self) -> None:
         self.runs.clear()
         self.session.interrupt()
@@ -306,7 +318,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         self._on_session_namespace_changed(snapshot)
 
     def _on_session_namespace_changed(self, snapshot: protocol.SnapshotReply) -> None:
-        self._last_changes = dict(snapshot["changes"])
+        self.steps.remember_changes(snapshot["changes"])
         self.inspector.apply_snapshot(snapshot)
         self._kernel_torch = snapshot["torch_version"]
         self._show_torch_version(self._kernel_torch)
@@ -365,7 +377,7 @@ class MainWindow(WindowLayoutMixin, WindowStepsMixin, WindowRecoveryMixin, Windo
         elif run is not None:
             self.error_card.clear()
             self.error_card.hide()
-        self._after_run_selection(run)
+        self.steps.select_after_run(run)
 
     def _on_session_kernel_died(self, message: str) -> None:
         self.stepper.reset()
