@@ -93,7 +93,7 @@ def create_window(options: argparse.Namespace | None = None) -> tuple[MainWindow
     # After the first paint: the window appears before the kernel and the console are set up.
     QTimer.singleShot(KERNEL_START_DELAY_MS, start_kernel)
     if getattr(options, "presentation", False):
-        window.set_presentation(True)
+        window.layout_.set_presentation(True)
     window.open_paths(list(getattr(options, "files", []) or []))
     lesson = getattr(options, "lesson", None)
     if lesson:

@@ -42,7 +42,7 @@ def main() -> None:
     window.offer_recovery()
     window.show()
     window.open_lesson_by_id("07")
-    window.set_presentation(True)
+    window.layout_.set_presentation(True)
     QTest.qWait(200)
     statements = split_statements(window.editor.toPlainText())
     item = {"name": "x_grad", "captured": True, "before": None,

@@ -69,16 +69,16 @@ def use_everything(window, out: list) -> None:
     run_code(window, CODE)
     record(window, "after a run", out)
     for pane in ("editor", "inspector", "details"):
-        window.focus_pane(pane)
+        window.layout_.focus_pane(pane)
         record(window, f"pane {pane}", out)
-    window.focus_pane("details")
+    window.layout_.focus_pane("details")
     for name, tabs in (("img", (0, 1, 2, 3)), ("batch", (0,)), ("sub", (1, 3)), ("z", (4,)), ("model", (0, 4)),
                        ("a_very_long_variable_name_that_a_student_might_write_on_a_slow_afternoon", (0, 1, 2, 3))):
         window.inspector.select(name)
         for tab in tabs:
             window.details.setCurrentIndex(tab)
             record(window, f"{name} in tab {tab}", out)
-    window.focus_pane("editor")
+    window.layout_.focus_pane("editor")
     run_code(window, CODE + FAILING)
     wait_until(window.error_card.isVisible)
     record(window, "error card", out)
@@ -105,12 +105,12 @@ def main() -> int:
         wait_until(lambda: session.is_ready and session.status == "idle")
         wait_until(lambda: type(window.console).__name__ != "QLabel")
         use_everything(window, out)
-        window.set_presentation(False)
+        window.layout_.set_presentation(False)
         record(window, "after presentation mode", out)
         for tab in range(window.details.count()):
             window.details.setCurrentIndex(tab)
             record(window, f"normal, tab {tab}", out)
-        window.set_presentation(True)
+        window.layout_.set_presentation(True)
         record(window, "presentation again", out)
     finally:
         session.shutdown()

@@ -32,7 +32,7 @@ def main() -> None:
     if sys.argv[1] == "save":
         window.resize(int(sys.argv[2]), int(sys.argv[3]))
         QTest.qWait(100)
-        window._save_layout()
+        window.layout_.save()
     size = window.size()
     available = window.screen().availableGeometry()
     print(json.dumps({"size": [size.width(), size.height()], "screen": [available.width(), available.height()]}))

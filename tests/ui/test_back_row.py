@@ -159,7 +159,7 @@ def test_presentation_mode_gives_the_code_the_room_and_the_console_is_a_key_away
 
     window = quiet_window(qtbot)
     window.resize(1024, 768)
-    window.set_presentation(True)
+    window.layout_.set_presentation(True)
     left = window._splitters["left"]
     qtbot.waitUntil(lambda: left.sizes()[0] > 3 * left.sizes()[1])  # the console keeps its newest lines
     assert not window.findChild(QToolBar, "main_toolbar").isVisible()  # its buttons are keys
@@ -167,7 +167,7 @@ def test_presentation_mode_gives_the_code_the_room_and_the_console_is_a_key_away
     qtbot.waitUntil(lambda: abs(left.sizes()[0] - left.sizes()[1]) <= 2)
     window.actions_["toggle_console"].trigger()
     qtbot.waitUntil(lambda: left.sizes()[0] > 3 * left.sizes()[1])
-    window.set_presentation(False)
+    window.layout_.set_presentation(False)
     assert window.findChild(QToolBar, "main_toolbar").isVisible()
 
 
@@ -211,7 +211,7 @@ def test_a_short_script_leaves_the_step_panel_room_for_every_row(qtbot) -> None:
     window = quiet_window(qtbot)
     window.resize(1280, 720)
     window.editor.setPlainText("import torch\nt = torch.arange(6).reshape(2, 3)\nsub = t[:, 1:]\nsub[0, 0] = 999\n")
-    window.set_presentation(True)
+    window.layout_.set_presentation(True)
     statements = split_statements(window.editor.toPlainText())
     value = {"kind": "tensor", "full": True, "shape": [2, 3], "dtype": "int64", "grad": None,
              "text": "[[  0, 999,   2],\n [  3,   4,   5]]"}
@@ -219,4 +219,4 @@ def test_a_short_script_leaves_the_step_panel_room_for_every_row(qtbot) -> None:
     window.step_panel.show_result(StepResult(statements[3], 3, 4, items))
     # both variables' two lines (and the titles) fit, where four lines showed only t
     qtbot.waitUntil(lambda: window.step_panel._max_lines > PRESENTATION_STEP_LINES)
-    window.set_presentation(False)
+    window.layout_.set_presentation(False)

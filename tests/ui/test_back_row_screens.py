@@ -38,9 +38,9 @@ def test_presentation_mode_fills_the_screen_without_a_window_manager(qtbot) -> N
     from tests.ui.quiet_window import quiet_window
 
     window = quiet_window(qtbot)
-    window.set_presentation(True)
+    window.layout_.set_presentation(True)
     window.showNormal()  # what an X server without a window manager leaves: the state, not the size
     window.resize(400, 300)
-    window.fill_screen_if_needed()
+    window.layout_.fill_screen_if_needed()
     assert window.frameGeometry().contains(window.screen().availableGeometry())
-    window.set_presentation(False)
+    window.layout_.set_presentation(False)

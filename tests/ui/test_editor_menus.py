@@ -100,10 +100,10 @@ def test_presentation_mode_grows_the_editor_its_bars_and_its_list(shared) -> Non
     qtbot, window = shared
     normal = window.editor.font().pointSizeF()
     try:
-        window.set_presentation(True)
+        window.layout_.set_presentation(True)
         big = window.editor.font().pointSizeF()
         assert big > normal * 1.5
-        window.focus_pane("editor")
+        window.layout_.focus_pane("editor")
         qtbot.keyClick(window.editor, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
         assert window.editor.find_bar.font().pointSizeF() == big
         assert window.editor.find_bar.find_edit.font().pointSizeF() == big
@@ -115,5 +115,5 @@ def test_presentation_mode_grows_the_editor_its_bars_and_its_list(shared) -> Non
         assert window.editor.completion.popup.font().pointSizeF() == big
         qtbot.keyClick(window.editor, Qt.Key.Key_Escape)
     finally:
-        window.set_presentation(False)
+        window.layout_.set_presentation(False)
     assert window.editor.font().pointSizeF() == normal

@@ -59,11 +59,11 @@ def test_columns_grow_with_the_presentation_font(shared) -> None:
     sections = [model.column_of(key) for key in ("name", "type", "dtype")]
     size = tree.font().pointSizeF()
     try:
-        window.set_presentation(True)  # a bigger font
+        window.layout_.set_presentation(True)  # a bigger font
         qtbot.waitUntil(lambda: tree.font().pointSizeF() > size, timeout=TIMEOUT)
         qtbot.waitUntil(lambda: all(tree.columnWidth(s) >= tree.sizeHintForColumn(s) for s in sections), timeout=3000)
     finally:
-        window.set_presentation(False)
+        window.layout_.set_presentation(False)
 
 
 def test_run_cell_and_advance_steps_through_cells(shared) -> None:
@@ -153,7 +153,7 @@ def test_language_and_presentation_mode(shared) -> None:
     size = window.editor.font().pointSizeF()
     qtbot.keyClick(window.editor, Qt.Key.Key_F11)
     assert window.editor.font().pointSizeF() > size * 1.5
-    window.set_presentation(False)
+    window.layout_.set_presentation(False)
     window.set_language("zh_CN")
     try:
         # installing a translator posts LanguageChange events: texts change on a later turn

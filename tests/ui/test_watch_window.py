@@ -32,16 +32,16 @@ def test_in_presentation_mode_the_details_pane_opens_on_the_curves(shared) -> No
     window.editor.document().setModified(False)
     window.open_lesson(lesson_path("10"))
     window.details.setCurrentIndex(0)
-    window.set_presentation(True)
+    window.layout_.set_presentation(True)
     try:
-        assert window.focused_pane() == "editor"
+        assert window.layout_.focused_pane() == "editor"
         window.run_file()
         qtbot.waitUntil(lambda: window.details.currentWidget() is window.details.page_of(window.details.watch),
                         timeout=TIMEOUT)
-        assert window.focused_pane() == "editor"  # the pane shown stays the teacher's choice
+        assert window.layout_.focused_pane() == "editor"  # the pane shown stays the teacher's choice
         qtbot.waitUntil(lambda: window.session.status == "idle", timeout=TIMEOUT)
     finally:
-        window.set_presentation(False)
+        window.layout_.set_presentation(False)
 
 
 def test_names_the_running_code_makes_appear_while_it_runs(shared) -> None:

@@ -2089,7 +2089,7 @@ See what every tensor is: shape, dtype, device, strides, shared memory, autograd
     </message>
 </context>
 <context>
-    <name>WindowLayoutMixin</name>
+    <name>WindowLayout</name>
     <message>
         <source>No Chinese font was found for the charts, so their Chinese labels show as boxes: install one (for example fonts-noto-cjk) and restart.</source>
         <translation>没有找到可用于图表的中文字体，图表中的中文标签会显示成方框：请安装一个中文字体（例如 fonts-noto-cjk）后重新启动。</translation>

@@ -1,6 +1,6 @@
 """What the main window's mixins (and :class:`~explorer.ui.kernel_extras.KernelExtras`) may use of the window.
 
-:class:`MainWindow` is assembled from mixins (files, layout) and objects it owns (step-through). Each mixin
+:class:`MainWindow` is assembled from mixins (files) and objects it owns (step-through, layout). Each mixin
 calls widgets the window creates; this base names them for the type checker, so a
 mixin using something the window lacks is an error before it is a crash. At run time
 the base is plain ``object``: the mixins stay mixins and ``QMainWindow`` comes last.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
+    from PySide6.QtWidgets import QMainWindow, QWidget
 
     from explorer.client.link import WindowLink
     from explorer.client.run_queue import RunQueue
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from explorer.ui.window.data_loader import DataLoader
     from explorer.ui.window.file_watch import DiskWatch
     from explorer.ui.window.main_actions import Actions
-    from explorer.ui.window.pane_strip import PaneStrip
     from explorer.ui.window.recovery import RecoveryStore
     from explorer.ui.window.step_panel import StepPanel
 
@@ -44,13 +43,11 @@ if TYPE_CHECKING:
         watch: WatchList
         step_panel: StepPanel
         error_card: ErrorCardView
-        pane_strip: PaneStrip
         recovery: RecoveryStore
         disk_watch: DiskWatch
         file_path: str | None
         loader: DataLoader
         stepper: Stepper
-        _splitters: dict[str, QSplitter]
 
         @property
         def language(self) -> str: ...

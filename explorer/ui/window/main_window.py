@@ -6,7 +6,7 @@ from collections.abc import Callable
 from importlib import metadata
 
 from PySide6.QtCore import QEvent, Qt, QTimer, QUrl
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QIcon
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
@@ -41,7 +41,7 @@ from explorer.ui.window.recovery import RecoveryStore
 from explorer.ui.window.step_panel import StepPanel
 from explorer.ui.window.window_disk import WindowDiskMixin
 from explorer.ui.window.window_files import WindowFilesMixin
-from explorer.ui.window.window_layout import PRESENTATION_SCALE, WindowLayoutMixin
+from explorer.ui.window.window_layout import PRESENTATION_SCALE, Panes, WindowLayout
 from explorer.ui.window.window_recovery import WindowRecoveryMixin
 from explorer.ui.window.window_steps import StepControl
 
@@ -57,7 +57,7 @@ def _installed_version(package: str) -> str | None:
         return None
 
 
-class MainWindow(WindowLayoutMixin, WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWindow):
+class MainWindow(WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWindow):
     """Receives the kernel *session* and the shared *state*; owns every widget and connects their signals."""
 
     def __init__(self, session: WindowLink, state: AppState | None = None, console: QWidget | None = None,
@@ -71,11 +71,14 @@ class MainWindow(WindowLayoutMixin, WindowRecoveryMixin, WindowDiskMixin, Window
         if icon is not None:
             self.setWindowIcon(icon)
         self.file_path: str | None = None
-        self._init_layout_state()
         self._kernel_torch: str | None = None
         self._card_run: Run | None = None  # the run the error card speaks of
         self._build_widgets(console)
         self.actions_ = main_actions.build(self)
+        self.layout_ = WindowLayout(self, Panes(self.editor, self.console, self.step_panel, self.error_card,
+                                                self.inspector, self.inspector.tree, self.details, self.pane_strip,
+                                                self._splitters), self.actions_["presentation"])
+        self.pane_strip.pane_chosen.connect(self.layout_.focus_pane)
         self._build_status_bar()
         self.steps = StepControl(session, self.runs, self.editor, self.step_panel, self.inspector_model, self.inspector,
                                  self.statusBar(), self.kernel_label, self.actions_["watch_gradients"],
@@ -96,7 +99,7 @@ class MainWindow(WindowLayoutMixin, WindowRecoveryMixin, WindowDiskMixin, Window
         self.loader.problems_reported.connect(self._on_loader_problems_reported)
         self.loader.loaded.connect(lambda _name: self.banner.clear("files"))  # an older failure has passed
         self.retranslate()
-        self._restore_layout()
+        self.layout_.restore()
 
     # -- construction -----------------------------------------------------------------
     def _build_widgets(self, console: QWidget | None) -> None:
@@ -134,7 +137,6 @@ class MainWindow(WindowLayoutMixin, WindowRecoveryMixin, WindowDiskMixin, Window
         self.pane_strip = PaneStrip(self)
         self.kernel_extras: KernelExtras | None = None  # frames, pauses, input(): set by explorer.app
         self.pane_strip.hide()
-        self.pane_strip.pane_chosen.connect(self.focus_pane)
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -173,7 +175,7 @@ class MainWindow(WindowLayoutMixin, WindowRecoveryMixin, WindowDiskMixin, Window
         self.editor.document().modificationChanged.connect(self._on_editor_modification_changed)
         self.app_state.language_changed.connect(self._on_state_language_changed)
         if self.language.startswith("zh"):
-            QTimer.singleShot(FONT_CHECK_DELAY_MS, self._check_figure_font)  # after the first paint
+            QTimer.singleShot(FONT_CHECK_DELAY_MS, lambda: self.layout_.check_figure_font(self.language))  # after the first paint
 
     def attach_console(self, console: QWidget) -> None:
         """Put the real console (created once the kernel runs) in place of the placeholder."""
@@ -181,7 +183,7 @@ class MainWindow(WindowLayoutMixin, WindowRecoveryMixin, WindowDiskMixin, Window
         self.console.deleteLater()
         self.console = console
         self.console_follow = ConsoleFollow(self.runs, console)  # the newest output after each run
-        self._apply_fonts()
+        self.layout_.set_console(console)
 
     # -- language and fonts -----------------------------------------------------------------
     def retranslate(self) -> None:
@@ -198,6 +200,10 @@ class MainWindow(WindowLayoutMixin, WindowRecoveryMixin, WindowDiskMixin, Window
         self._on_session_status_changed(self.session.status)
         self._show_torch_version(self._kernel_torch)
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.layout_.fit_to_screen()  # now the window manager's frame is known
+
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
@@ -212,7 +218,7 @@ class MainWindow(WindowLayoutMixin, WindowRecoveryMixin, WindowDiskMixin, Window
         self.app_state.set_language(lang)
 
     def _on_state_language_changed(self, _lang: str) -> None:
-        QTimer.singleShot(0, self._check_figure_font)
+        QTimer.singleShot(0, lambda: self.layout_.check_figure_font(self.language))
 
     def _fill_language_menu(self) -> None:
         menu = self.actions_.language_menu
@@ -421,7 +427,7 @@ class MainWindow(WindowLayoutMixin, WindowRecoveryMixin, WindowDiskMixin, Window
             event.ignore()
             return
         self.fix_prover.shutdown()  # a pending proof's kernel goes now, not when the process ends
-        self._save_layout()
+        self.layout_.save()
         super().closeEvent(event)
 
 
