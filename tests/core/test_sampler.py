@@ -8,7 +8,6 @@ nothing sent once the run has stopped.
 from __future__ import annotations
 
 import threading
-import warnings
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ from explorer import protocol
 from explorer.client import budgets
 from explorer.core.agent.sample_read import Unreadable, read_value
 from explorer.core.agent.sampler import Sampler, watch_state
+from tests.warnings_seen import raised_by
 
 #: The file name the loop is compiled under: a cell, as IPython names them.
 CELL = "<watch-test-cell>"
@@ -82,8 +82,7 @@ def test_values_that_cannot_be_read_safely_are_skipped_with_a_reason() -> None:
     values = {"sparse": torch.eye(3).to_sparse(), "dispatching": dispatching, "text": "abc",
               "w": torch.full((4,), 3.0), "steps": 3, "doubled": torch.ones(2, requires_grad=True) * 2}
     watcher = _Watcher(list(values) + ["w.grad", "absent"])
-    with warnings.catch_warnings(record=True) as caught:  # reading a non-leaf's .grad would warn the user
-        warnings.simplefilter("always")
+    with raised_by() as caught:  # reading a non-leaf's .grad would warn the user
         samples = _sample_a_loop(watcher, values)
     assert [str(w.message) for w in caught] == []
     last = samples[-1]

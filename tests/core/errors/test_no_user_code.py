@@ -103,6 +103,7 @@ def test_explaining_adds_no_warning_of_its_own() -> None:
 
     from explorer.core.errors.explain import explain_warning
     from tests.core.errors.harness import warned
+    from tests.warnings_seen import raised_by
 
     code = "import torch\nx = torch.tensor(2.0, requires_grad=True)\ny = x * 3\ny.backward()\ng = y.grad\nz = torch.ones(2, 3, 4).T\n"
     seen, ns = warned(code)
@@ -110,8 +111,7 @@ def test_explaining_adds_no_warning_of_its_own() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         exc, ns2 = raise_script(bad)  # the learner's own run warns; explaining it must not
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with raised_by() as caught:
         for w in seen:
             explain_warning(w["message"], w["category"], w["filename"], w["lineno"], ns, code, code_filenames={CELL})
         hints(code, ns)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import warnings
 
 import pytest
 import torch
@@ -13,6 +12,7 @@ from explorer.core.errors.explain import explain_warning, hints
 from explorer.core.errors.source import apply_fix
 from tests.core.errors.harness import CELL, CJK, english_left, language, run, warned, warning_cards
 from tests.core.errors.silent_cases import HINTS, WARNINGS, Silent
+from tests.warnings_seen import raised_by
 
 HINT_KEYS = {"key", "severity", "line", "title", "explanation", "fix", "fix_mode", "fix_line"}
 
@@ -29,8 +29,7 @@ def _hint(case: Silent, lang: str = "en") -> dict:
 def _rerun(code: str, card: dict) -> dict:
     patched = apply_fix(code, card)
     assert patched is not None, card
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with raised_by() as caught:
         exc, ns = run(patched, "<cell-fixed>")
     assert exc is None, f"{exc!r}\n{patched}"
     ns["_warnings"] = [str(w.message) for w in caught]
