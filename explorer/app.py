@@ -94,11 +94,11 @@ def create_window(options: argparse.Namespace | None = None) -> tuple[MainWindow
     QTimer.singleShot(KERNEL_START_DELAY_MS, start_kernel)
     if getattr(options, "presentation", False):
         window.layout_.set_presentation(True)
-    window.open_paths(list(getattr(options, "files", []) or []))
+    window.files.open_paths(list(getattr(options, "files", []) or []))
     lesson = getattr(options, "lesson", None)
     if lesson:
-        window.open_lesson_by_id(lesson)
-    window.offer_recovery()
+        window.files.open_lesson_by_id(lesson)
+    window.unsaved.offer_recovery()
     return window, session
 
 
@@ -113,10 +113,10 @@ def run_app(options: argparse.Namespace) -> int:
     window.show()
     _close_on_signals(app)
     # Logout: unsaved text is kept as on any quit (asks only when autosave is off and the session lets it).
-    app.commitDataRequest.connect(window.commit_data)
+    app.commitDataRequest.connect(window.unsaved.commit_data)
     # However the app ends, unsaved text is kept first (a no-op when the window closed already);
     # then the window goes at once and a worker thread stops the kernel (the process waits for it).
-    app.aboutToQuit.connect(lambda: window.prepare_to_close(interactive=False))
+    app.aboutToQuit.connect(lambda: window.unsaved.prepare_to_close(interactive=False))
     app.aboutToQuit.connect(lambda: session.shutdown(wait=False))
     # Objects made while starting (Qt wrappers, matplotlib, qtconsole) never die: keep them out
     # of the cyclic GC's full passes, which otherwise stall the window mid-refresh.

@@ -57,7 +57,7 @@ def _restart(win: DrivenWindow) -> tuple[float, float]:
     win.settle(0.2)
     probe.start()
     start = time.perf_counter()
-    win.window.restart_kernel()
+    win.window.running.restart()
     win.wait(lambda: session.is_ready and session.status == "idle")
     took = (time.perf_counter() - start) * 1000
     return took, probe.stop()
@@ -68,9 +68,9 @@ def _step(win: DrivenWindow, back: bool = False) -> Any:
     win.window.stepper.stepped.connect(results.append)
     try:
         if back:
-            win.window.step_back()
+            win.window.steps.step_back()
         else:
-            win.window.step()
+            win.window.steps.step()
         win.wait(lambda: bool(results))
     finally:
         win.window.stepper.stepped.disconnect(results.append)
@@ -115,7 +115,7 @@ def bench_restart() -> list[Row]:
             plain_restart.append(took)
             plain_gap.append(gap)
         load_mid = _load()
-        win.window.open_lesson(lesson_path("07"))
+        win.window.files.open_lesson(lesson_path("07"))
         parts: dict[str, list[float]] = {"ready": [], "replayed": [], "stepped": []}
         with_spare, without, before = [], [], []
         for _ in range(2):

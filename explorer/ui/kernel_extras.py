@@ -33,7 +33,7 @@ class KernelExtras(QObject):
         window.runs.started.connect(frames.on_run_started)
         window.runs.finished.connect(frames.on_run_finished)
         frames.line_activated.connect(window.editor.go_to_line)
-        frames.stop_requested.connect(window.stop_kernel)
+        frames.stop_requested.connect(window.running.stop)
         self.continue_action = self._continue_action(window, frames)
         self._session.paused.connect(lambda _event: self.continue_action.setEnabled(True))
         self._session.resumed.connect(lambda _event: self.continue_action.setEnabled(False))

@@ -59,7 +59,7 @@ def run_code(window, code: str) -> None:
     finished = []
     window.session.run_finished.connect(lambda _r: finished.append(1))
     window.editor.setPlainText(code)
-    window.run_file()
+    window.running.run_file()
     wait_until(lambda: bool(finished))
 
 
@@ -84,7 +84,7 @@ def use_everything(window, out: list) -> None:
     record(window, "error card", out)
     if hasattr(window, "step"):
         window.editor.go_to_line(1)
-        window.step()
+        window.steps.step()
         wait_until(lambda: window.step_panel.isVisible())
         record(window, "step panel", out)
 

@@ -93,8 +93,8 @@ def quiet_window(qtbot, lang: str = "en", files: list[str] | None = None):
     state.set_language(lang, remember=False)
     window = MainWindow(StandInSession(), state)
     qtbot.addWidget(window)
-    window.open_paths(files or [])
-    window.offer_recovery()
+    window.files.open_paths(files or [])
+    window.unsaved.offer_recovery()
     window.show()
     qtbot.waitExposed(window)
     return window
@@ -147,7 +147,7 @@ _CHILD = textwrap.dedent("""
     from explorer.ui.app_state import AppState
     from explorer.ui.window.main_window import MainWindow
     window = MainWindow(StandInSession(), AppState("en"))
-    window.offer_recovery()
+    window.unsaved.offer_recovery()
     window.show()
     window.editor.setFocus()
     from PySide6.QtTest import QTest

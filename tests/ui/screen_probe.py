@@ -25,8 +25,8 @@ def main() -> None:
     from tests.ui.quiet_window import StandInSession
 
     window = MainWindow(StandInSession(), AppState("en"))
-    window.open_paths([])
-    window.offer_recovery()
+    window.files.open_paths([])
+    window.unsaved.offer_recovery()
     window.show()
     QTest.qWait(100)
     if sys.argv[1] == "save":

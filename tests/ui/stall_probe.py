@@ -221,7 +221,7 @@ def stall_scenarios(win: DrivenWindow, big_file: str | None) -> list[tuple[str, 
     if big_file:
         loaded = []
         win.window.loader.loaded.connect(loaded.append)
-        measure("a 2 GiB file loads", lambda: (win.window.open_paths([big_file]), win.wait(lambda: bool(loaded))))
+        measure("a 2 GiB file loads", lambda: (win.window.files.open_paths([big_file]), win.wait(lambda: bool(loaded))))
     code = ("import torch, numpy as np\nfor i in range(10000):\n"
             "    globals()[f'v{i}'] = torch.zeros(4, 4) if i % 2 else np.zeros(3)\n")
     measure("10,000 variables appear (first run)", lambda: win.run(code))

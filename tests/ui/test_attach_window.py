@@ -41,7 +41,7 @@ def test_window_attaches_inspects_and_leaves_the_kernel_running(qtbot, running_k
     with qtbot.waitSignal(session.run_started, timeout=TIMEOUT):
         press(qtbot, window, Qt.Key.Key_F5, wait_run=False)
     with qtbot.waitSignal(session.run_finished, timeout=TIMEOUT) as finished:
-        window.stop_kernel()
+        window.running.stop()
     assert finished.args[0]["error"]["type"] == "KeyboardInterrupt"
     type_code(qtbot, window, "%reset -f\n")
     press(qtbot, window, Qt.Key.Key_F5)

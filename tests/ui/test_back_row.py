@@ -175,10 +175,10 @@ def test_a_card_about_console_code_names_the_console_not_an_editor_line(qtbot) -
     from PySide6.QtWidgets import QLabel, QPushButton
 
     from explorer.ui.error_card_view import ErrorCardView
-    from explorer.ui.window.main_window import _in_file_lines
+    from explorer.ui.window.window_runs import in_file_lines
 
     warning = {"title": "y.grad is None", "explanation": "Only leaves keep .grad.", "line": 1, "fix": ""}
-    card = _in_file_lines(warning, None)  # the run was typed in the console
+    card = in_file_lines(warning, None)  # the run was typed in the console
     assert card is not None and card["source"] == "console"
     view = ErrorCardView()
     qtbot.addWidget(view)

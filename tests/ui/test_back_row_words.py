@@ -43,9 +43,9 @@ def test_the_console_banner_and_restart_are_chinese(chinese) -> None:
 
 def test_the_status_bar_and_the_restore_banner_write_no_stray_brackets_or_spaces(chinese) -> None:
     torch = QCoreApplication.translate("MainWindow", "torch {version} (not imported yet)").format(version="2.13.0")
-    stopped = QCoreApplication.translate("MainWindow", "Stopped (KeyboardInterrupt)")
+    stopped = QCoreApplication.translate("RunControl", "Stopped (KeyboardInterrupt)")
     assert "（" not in torch + stopped and "(" not in torch + stopped, (torch, stopped)
-    joined = QCoreApplication.translate("WindowRecoveryMixin",
+    joined = QCoreApplication.translate("UnsavedText",
                                         "{question} ({count} texts to restore: this is the newest.)")
     text = joined.format(question="要恢复吗？", count=2)
     assert text.startswith("要恢复吗？（") and "份内容" in text  # no space between the two

@@ -53,7 +53,7 @@ def test_unsaved_changes_are_never_overwritten_without_asking(qtbot, tmp_path) -
     assert window.editor.toPlainText() == "a = 1\nmine = 2\n"
     window.banner.click("Keep Mine")
     assert window.editor.toPlainText() == "a = 1\nmine = 2\n" and window.isWindowModified()
-    assert window.save_script()
+    assert window.files.save_script()
     assert script.read_text() == "a = 1\nmine = 2\n"
     _replace(script, "theirs = 4\n")  # nothing unsaved this time: reloaded silently
     qtbot.waitUntil(lambda: window.editor.toPlainText() == "theirs = 4\n", timeout=WAIT)
@@ -77,7 +77,7 @@ def test_the_apps_own_saves_are_no_change_on_disk(qtbot, tmp_path) -> None:
     script.write_text("a = 1\n")
     window = quiet_window(qtbot, files=[str(script)])
     changes: list[str] = []
-    window.disk_watch.changed.connect(changes.append)
+    window.files.disk_watch.changed.connect(changes.append)
     for line in ("b = 2", "c = 3"):
         type_keys(qtbot, window, line + "\n")
         window.activateWindow()

@@ -29,10 +29,10 @@ def test_opened_and_saved_files_come_first_numbered(window, tmp_path) -> None:
     one, two = tmp_path / "one.py", tmp_path / "two.py"
     one.write_text("a = 1\n")
     two.write_text("b = 2\n")
-    window.open_script(str(one))
-    window.open_script(str(two))
+    window.files.open_script(str(one))
+    window.files.open_script(str(two))
     assert _entries(window)[:2] == [("&1 two.py", True), ("&2 one.py", True)]
-    window.open_script(str(one))  # again: back on top, not twice
+    window.files.open_script(str(one))  # again: back on top, not twice
     assert [text for text, _ in _entries(window)][:2] == ["&1 one.py", "&2 two.py"]
     assert window.actions_.recent_menu.isEnabled()
 
@@ -41,7 +41,7 @@ def test_a_missing_file_is_greyed_and_one_gone_since_is_reported_and_removed(win
     gone, moved, kept = tmp_path / "gone.py", tmp_path / "moved.py", tmp_path / "kept.py"
     for path in (gone, moved, kept):
         path.write_text("")
-        window.open_script(str(path))
+        window.files.open_script(str(path))
     moved.unlink()
     assert ("&2 moved.py  (not found)", False) in _entries(window)  # the menu opens with both others there
     gone.unlink()
@@ -49,17 +49,17 @@ def test_a_missing_file_is_greyed_and_one_gone_since_is_reported_and_removed(win
     stale.trigger()  # deleted while the menu was open
     assert "gone.py no longer exists" in window.banner.text()
     assert all("gone.py" not in text for text, _ in _entries(window))
-    assert window.file_path == str(kept)
+    assert window.files.file_path == str(kept)
 
 
 def test_choosing_an_entry_opens_it_and_clear_empties_the_list(window, tmp_path) -> None:
     one, two = tmp_path / "one.py", tmp_path / "two.py"
     one.write_text("a = 1\n")
     two.write_text("b = 2\n")
-    window.open_script(str(one))
-    window.open_script(str(two))
+    window.files.open_script(str(one))
+    window.files.open_script(str(two))
     next(a for a in window.actions_.recent_menu.actions() if a.text() == "&2 one.py").trigger()
-    assert window.file_path == str(one) and window.editor.toPlainText() == "a = 1\n"
+    assert window.files.file_path == str(one) and window.editor.toPlainText() == "a = 1\n"
     clear = next(a for a in window.actions_.recent_menu.actions() if a.objectName() == "action_clear_recent")
     assert clear.text() == "&Clear Recent Files"
     clear.trigger()
@@ -70,5 +70,5 @@ def test_files_of_the_same_name_show_their_folder(window, tmp_path) -> None:
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "train.py").write_text("")
-        window.open_script(str(tmp_path / folder / "train.py"))
+        window.files.open_script(str(tmp_path / folder / "train.py"))
     assert [text for text, _ in _entries(window)][:2] == ["&1 train.py  (b)", "&2 train.py  (a)"]

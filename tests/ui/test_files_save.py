@@ -43,7 +43,7 @@ def test_the_title_names_the_file_and_marks_unsaved_changes_until_ctrl_s(qtbot, 
 def test_an_untitled_script_and_a_lesson_have_titles_too(qtbot) -> None:
     window = quiet_window(qtbot)
     assert window.windowTitle() == "untitled[*] — Tensor Explorer" and window.windowFilePath() == ""
-    window.open_lesson_by_id("03")
+    window.files.open_lesson_by_id("03")
     assert window.windowTitle() == "Indexing, slicing and views[*] — Tensor Explorer" and not window.isWindowModified()
     type_keys(qtbot, window, "# my note")
     assert window.isWindowModified()
@@ -71,8 +71,8 @@ def test_a_failed_save_as_keeps_the_old_name_and_says_why(qtbot, tmp_path, monke
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(blocker / "new.py"), "")))
     window = quiet_window(qtbot, files=[str(script)])
     type_keys(qtbot, window, "new = 2\n")
-    assert window.save_script_as() is False
-    assert window.file_path == str(script) and window.windowTitle().startswith("kept.py")
+    assert window.files.save_script_as() is False
+    assert window.files.file_path == str(script) and window.windowTitle().startswith("kept.py")
     assert window.isWindowModified() and "Could not save" in window.banner.text()
     assert script.read_text() == "old = 1\n"
     window.editor.document().setModified(False)
@@ -87,7 +87,7 @@ def test_saving_keeps_the_files_permissions_and_writes_through_a_link(qtbot, tmp
     link.symlink_to(real)
     window = quiet_window(qtbot, files=[str(link)])
     type_keys(qtbot, window, "b = 2\n")
-    assert window.save_script()
+    assert window.files.save_script()
     assert link.is_symlink() and real.read_text() == "a = 1\nb = 2\n"
     assert stat.S_IMODE(real.stat().st_mode) == 0o600
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left

@@ -24,7 +24,7 @@ def _gone(pid: int) -> bool:
 @pytest.fixture
 def window(shared):
     qtbot, window = shared
-    window.set_check_fixes(True)
+    window.running.set_check_fixes(True)
     yield qtbot, window
     window.fix_prover.cancel()
 

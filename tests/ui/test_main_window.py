@@ -201,12 +201,12 @@ def test_opened_script_runs_with_its_file_and_folder(shared, tmp_path) -> None:
     script = tmp_path / "lesson_here.py"
     script.write_text("import os, sibling_helper\nanswer = sibling_helper.ANSWER\nscript_name = os.path.basename(__file__)\n")
     window.editor.document().setModified(False)  # the earlier tests' typing is not worth a Save question
-    assert window.open_script(str(script))
+    assert window.files.open_script(str(script))
     assert window.windowTitle().startswith("lesson_here.py")
     press(qtbot, window, Qt.Key.Key_F5)
     assert row_text(window, "answer", "shape") == "42"
     assert row_text(window, "script_name", "shape") == "'lesson_here.py'"
-    window.new_script()
+    window.files.new_script()
 
 
 def test_no_chinese_font_for_the_charts_is_said_in_the_status_bar(shared, monkeypatch) -> None:

@@ -30,7 +30,7 @@ def test_a_folder_that_cannot_be_created_leaves_a_working_window_that_asks_befor
     assert window.isVisible() and window.editor.toPlainText() == "unsaved = 1"
     assert "autosave is off" in questions[0]
     target = tmp_path / "kept.py"
-    window.file_path = str(target)
+    window.files.file_path = str(target)
     answer_box_later(qtbot, QMessageBox.StandardButton.Save)
     window.close()
     assert not window.isVisible() and target.read_text() == "unsaved = 1"

@@ -43,8 +43,8 @@ def test_autosave_off_and_the_recent_files_menu_are_in_chinese(qtbot, tmp_path, 
     assert window.banner.text().startswith("自动保存已关闭") and str(blocker) in window.banner.text()
     script = tmp_path / "gone.py"
     script.write_text("")
-    window.open_script(str(script))
-    window.new_script()  # the file is only in the list now
+    window.files.open_script(str(script))
+    window.files.new_script()  # the file is only in the list now
     script.unlink()
     menu = window.actions_.recent_menu
     menu.aboutToShow.emit()

@@ -82,7 +82,7 @@ def test_an_unchanged_file_is_not_kept(qtbot, folder, tmp_path) -> None:
     script = tmp_path / "same.py"
     script.write_text("same = 1\n")
     window = quiet_window(qtbot)
-    assert window.open_script(str(script))
+    assert window.files.open_script(str(script))
     type_keys(qtbot, window, "x")
     assert window.isWindowModified()
     qtbot.keyClick(window.editor, Qt.Key.Key_Backspace)  # back as it is on disk
@@ -128,7 +128,7 @@ def test_logout_keeps_the_text_without_a_question(qtbot, folder) -> None:
     window = quiet_window(qtbot)
     type_keys(qtbot, window, "logout = 1")
     manager = _Manager()
-    window.commit_data(manager)
+    window.unsaved.commit_data(manager)
     assert manager.calls == [] and recovery_texts(folder) == ["logout = 1"]
     window.editor.document().setModified(False)
     window.close()
@@ -142,7 +142,7 @@ def test_logout_with_autosave_off_asks_and_cancel_stops_the_logout(qtbot, tmp_pa
     type_keys(qtbot, window, "logout = 2")
     manager = _Manager()
     answer_box_later(qtbot, QMessageBox.StandardButton.Cancel)
-    window.commit_data(manager)
+    window.unsaved.commit_data(manager)
     assert manager.calls == ["allowsInteraction", "cancel", "release"]
     window.editor.document().setModified(False)
     window.close()
@@ -150,11 +150,11 @@ def test_logout_with_autosave_off_asks_and_cancel_stops_the_logout(qtbot, tmp_pa
 
 def test_an_edited_lesson_comes_back_as_that_lesson(qtbot, folder) -> None:
     window = quiet_window(qtbot)
-    window.open_lesson_by_id("03")
+    window.files.open_lesson_by_id("03")
     type_keys(qtbot, window, "\n# my own note")
     window.close()
     second = quiet_window(qtbot)
-    assert second.editor.toPlainText().endswith("\n# my own note") and second.lesson_open()
+    assert second.editor.toPlainText().endswith("\n# my own note") and second.files.lesson_open()
     assert second.windowTitle() == "Indexing, slicing and views[*] — Tensor Explorer" and second.isWindowModified()
     assert "Indexing, slicing and views" in second.statusBar().currentMessage()
     second.editor.document().setModified(False)

@@ -57,7 +57,7 @@ def test_lesson_07_by_f10_and_shift_f10_equals_running_each_prefix(shared) -> No
     what running the same prefix of statements in a fresh namespace gives."""
     qtbot, window = shared
     window.editor.document().setModified(False)
-    window.open_lesson(lesson_path("07"))
+    window.files.open_lesson(lesson_path("07"))
     statements = split_statements(window.editor.toPlainText())
     assert len(statements) > 15
     expected = _prefix_rows(statements)
@@ -150,7 +150,7 @@ def test_watched_gradients_reach_the_graph_tab(shared) -> None:
 def test_first_shift_enter_of_a_lesson_runs_code_and_selects_what_it_made(shared) -> None:
     qtbot, window = shared
     window.editor.document().setModified(False)
-    window.open_lesson(lesson_path("07"))
+    window.files.open_lesson(lesson_path("07"))
     press(qtbot, window, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
     qtbot.waitUntil(lambda: window.inspector_model.variable("z") is not None, timeout=TIMEOUT)
     assert window.app_state.selected_name == "z"  # the cell's last assignment
@@ -161,7 +161,7 @@ def test_first_shift_enter_of_a_lesson_runs_code_and_selects_what_it_made(shared
 def test_lessons_follow_the_language_and_both_on_request(shared) -> None:
     qtbot, window = shared
     window.editor.document().setModified(False)
-    window.open_lesson(lesson_path("07"))
+    window.files.open_lesson(lesson_path("07"))
     source = Path(lesson_path("07")).read_text(encoding="utf-8")
     assert window.editor.toPlainText() == render_lesson(source, "en")
     window.editor.go_to_line(12)
@@ -179,4 +179,4 @@ def test_lessons_follow_the_language_and_both_on_request(shared) -> None:
         assert window.editor.toPlainText() == "edited = 1\n"  # an edited text is the user's now
     finally:
         window.set_language("en")
-        window.set_lessons_in_both_languages(False)
+        window.files.set_lessons_in_both_languages(False)

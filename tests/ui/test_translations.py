@@ -222,7 +222,7 @@ def test_values_come_back_once_each_through_the_installed_translator(chinese) ->
 @pytest.mark.parametrize("n, expected", [(1, "1 file could not be opened:"), (4, "4 files could not be opened:"),
                                          (0, "0 files could not be opened:")])
 def test_english_plurals_follow_the_count(qapp, n: int, expected: str) -> None:
-    from explorer.ui.window.window_files import FileCountText
+    from explorer.ui.window.data_dialogs import FileCountText
 
     i18n.install_language("en")
     assert FileCountText().not_opened(n) == expected

@@ -9,10 +9,10 @@ from tests.ui.window_helpers import TIMEOUT
 def test_lesson_10_draws_its_loss_falling_while_it_runs(shared) -> None:
     qtbot, window = shared
     window.editor.document().setModified(False)
-    window.open_lesson(lesson_path("10"))
+    window.files.open_lesson(lesson_path("10"))
     assert window.watch.names == ["loss", "w", "b"]
     assert window.inspector_model.is_pinned("loss")
-    window.run_file()
+    window.running.run_file()
     qtbot.waitUntil(lambda: window.details.currentWidget() is window.details.page_of(window.details.watch),
                     timeout=TIMEOUT)
     # Samples arrive while the kernel is still busy with the training loop.
@@ -30,12 +30,12 @@ def test_in_presentation_mode_the_details_pane_opens_on_the_curves(shared) -> No
     """The teacher presses F5 on the code pane, then Ctrl+3: the watched run's curves, not the Image tab."""
     qtbot, window = shared
     window.editor.document().setModified(False)
-    window.open_lesson(lesson_path("10"))
+    window.files.open_lesson(lesson_path("10"))
     window.details.setCurrentIndex(0)
     window.layout_.set_presentation(True)
     try:
         assert window.layout_.focused_pane() == "editor"
-        window.run_file()
+        window.running.run_file()
         qtbot.waitUntil(lambda: window.details.currentWidget() is window.details.page_of(window.details.watch),
                         timeout=TIMEOUT)
         assert window.layout_.focused_pane() == "editor"  # the pane shown stays the teacher's choice
@@ -51,7 +51,7 @@ def test_names_the_running_code_makes_appear_while_it_runs(shared) -> None:
     window.watch.set_names([])
     window.editor.setPlainText("import time\nmade_early = [1, 2]\nend = time.monotonic() + 3\n"
                                "while time.monotonic() < end:\n    time.sleep(0.01)\n")
-    window.run_file()
+    window.running.run_file()
     model = window.inspector_model
     qtbot.waitUntil(lambda: model.variable("made_early") is not None and window.session.status == "busy",
                     timeout=TIMEOUT)

@@ -97,7 +97,7 @@ def test_language_survives_a_kernel_restart(qtbot) -> None:
     try:
         window.set_language("zh_CN")
         with qtbot.waitSignal(session.ready, timeout=TIMEOUT):
-            window.restart_kernel()
+            window.running.restart()
         type_code(qtbot, window, "import torch\na = torch.ones(4, 3)\nc = a @ torch.ones(4, 5)\n")
         press(qtbot, window, Qt.Key.Key_F5)
         qtbot.waitUntil(lambda: window.error_card.isVisible(), timeout=TIMEOUT)
@@ -149,18 +149,18 @@ def test_new_open_and_lessons_ask_before_replacing_unsaved_text(shared, tmp_path
     window.actions_["new"].trigger()
     assert window.editor.toPlainText() == "precious = 1\n"
     _answer_unsaved_box(qtbot, QMessageBox.StandardButton.Cancel)
-    window.open_lesson_by_id("01")
+    window.files.open_lesson_by_id("01")
     assert window.editor.toPlainText() == "precious = 1\n"
     target = tmp_path / "kept.py"
-    window.file_path = str(target)
+    window.files.file_path = str(target)
     _answer_unsaved_box(qtbot, QMessageBox.StandardButton.Save)
-    window.open_lesson_by_id("01")
+    window.files.open_lesson_by_id("01")
     assert target.read_text() == "precious = 1\n" and "torch" in window.editor.toPlainText()
     type_code(qtbot, window, "scratch = 2\n")
     _answer_unsaved_box(qtbot, QMessageBox.StandardButton.Discard)
     window.actions_["new"].trigger()
     assert window.editor.toPlainText() == ""
-    window.new_script()  # nothing to lose: no question asked
+    window.files.new_script()  # nothing to lose: no question asked
 
 
 def test_the_kernel_died_banner_goes_once_the_kernel_is_back(qtbot) -> None:

@@ -179,6 +179,34 @@
     </message>
 </context>
 <context>
+    <name>DataDialogs</name>
+    <message>
+        <source>Open Data</source>
+        <translation>打开数据</translation>
+    </message>
+    <message>
+        <source>Data files ({patterns});;All files (*)</source>
+        <extracomment>File dialog filters, separated by ;; — {patterns} is the list of file name patterns; keep (*) as is.</extracomment>
+        <translation>数据文件 ({patterns});;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Load anyway?</source>
+        <translation>仍要加载吗？</translation>
+    </message>
+    <message>
+        <source>{message}
+
+Load anyway — this runs code from the file. Only do this for files you trust.</source>
+        <translation>{message}
+
+仍要加载吗？加载会运行文件里的代码，请只对你信任的文件这样做。</translation>
+    </message>
+    <message>
+        <source>Load anyway</source>
+        <translation>仍然加载</translation>
+    </message>
+</context>
+<context>
     <name>DetailTabsWidget</name>
     <message>
         <source>Image</source>
@@ -1338,10 +1366,6 @@ cols = t[:, 1:3]
 也可以从“课程”菜单打开现成的课程，用 Shift+Enter 逐个单元格运行。</translation>
     </message>
     <message>
-        <source>Interrupted: the running code was stopped</source>
-        <translation>已中断：正在运行的代码已停止</translation>
-    </message>
-    <message>
         <source>Kernel starting…</source>
         <translation>内核启动中…</translation>
     </message>
@@ -1403,10 +1427,6 @@ cols = t[:, 1:3]
         <translation>未安装 torch</translation>
     </message>
     <message>
-        <source>Stopped (KeyboardInterrupt)</source>
-        <translation>已停止：KeyboardInterrupt</translation>
-    </message>
-    <message>
         <source>The kernel died (the code crashed or called exit); it is restarting. Your script is safe in the editor.</source>
         <translation>内核已退出（代码崩溃或调用了 exit），正在重启。你的脚本仍完好地保留在编辑器中。</translation>
     </message>
@@ -1417,6 +1437,16 @@ cols = t[:, 1:3]
     <message>
         <source>{url}: only files on this computer can be opened, not web addresses.</source>
         <translation>{url}：只能打开这台电脑上的文件，不能打开网址。</translation>
+    </message>
+    <message>
+        <source>About Tensor Explorer</source>
+        <translation>关于 Tensor Explorer</translation>
+    </message>
+    <message>
+        <source>Tensor Explorer {version}
+See what every tensor is: shape, dtype, device, strides, shared memory, autograd and images.</source>
+        <translation>Tensor Explorer {version}
+看清每个张量：形状、数据类型、设备、步长、共享内存、自动求导和图像。</translation>
     </message>
 </context>
 <context>
@@ -1533,6 +1563,92 @@ cols = t[:, 1:3]
     <message>
         <source>&amp;Clear Recent Files</source>
         <translation>清空最近文件列表(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>RunControl</name>
+    <message>
+        <source>Interrupted: the running code was stopped</source>
+        <translation>已中断：正在运行的代码已停止</translation>
+    </message>
+    <message>
+        <source>Stopped (KeyboardInterrupt)</source>
+        <translation>已停止：KeyboardInterrupt</translation>
+    </message>
+</context>
+<context>
+    <name>ScriptFiles</name>
+    <message>
+        <source>Open Script</source>
+        <translation>打开脚本</translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py);;All files (*)</source>
+        <translation>Python 脚本 (*.py);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>{path} could not be opened: {why}</source>
+        <translation>无法打开 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>Could not save {path}: {why}</source>
+        <translation>无法保存 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>已保存 {path}</translation>
+    </message>
+    <message>
+        <source>Save Script</source>
+        <translation>保存脚本</translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py)</source>
+        <translation>Python 脚本 (*.py)</translation>
+    </message>
+    <message>
+        <source>untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>有未保存的修改</translation>
+    </message>
+    <message>
+        <source>{name} has changes that are not saved. Save them first?</source>
+        <translation>{name} 有尚未保存的修改。要先保存吗？</translation>
+    </message>
+    <message>
+        <source>Open this lesson; step through it with Shift+Enter</source>
+        <translation>打开这节课；用 Shift+Enter 逐个单元格运行</translation>
+    </message>
+    <message>
+        <source>There is no lesson called {name}.</source>
+        <translation>没有名为 {name} 的课程。</translation>
+    </message>
+    <message>
+        <source>{path} no longer exists; it was taken off Recent Files.</source>
+        <translation>{path} 已经不存在，已从最近文件列表中移除。</translation>
+    </message>
+    <message>
+        <source>Reloaded {name}: it changed on disk</source>
+        <translation>{name} 在磁盘上被改动过，已重新载入</translation>
+    </message>
+    <message>
+        <source>{name} changed on disk, and the editor has changes that are not saved. Reload the file (your changes are lost), or keep yours (Save then overwrites the file)?</source>
+        <translation>{name} 在磁盘上被改动了，而编辑器里还有没保存的修改。是重新载入文件（你的修改会丢失），还是保留你的版本（之后保存会覆盖磁盘上的文件）？</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新载入</translation>
+    </message>
+    <message>
+        <source>Keep Mine</source>
+        <translation>保留我的</translation>
+    </message>
+    <message>
+        <source>{name} was deleted or moved away on disk. Your text is still here: Save writes the file again.</source>
+        <translation>磁盘上的 {name} 已被删除或移走。你的代码还在编辑器里：保存一下就会重新写出这个文件。</translation>
     </message>
 </context>
 <context>
@@ -1809,6 +1925,49 @@ cols = t[:, 1:3]
     </message>
 </context>
 <context>
+    <name>UnsavedText</name>
+    <message>
+        <source>Your unsaved text from last time is back: {where}</source>
+        <translation>上次没保存的内容已经恢复：{where}</translation>
+    </message>
+    <message>
+        <source>Tensor Explorer was closed with unsaved changes in {where} (kept at {time}). Restore them?</source>
+        <translation>上次关闭 Tensor Explorer 时还有未保存的修改（{where}，保留于 {time}）。要恢复吗？</translation>
+    </message>
+    <message>
+        <source>Tensor Explorer did not close normally. Restore the unsaved text of {where} (autosaved at {time})?</source>
+        <translation>Tensor Explorer 上次没有正常关闭，留下了未保存的内容（{where}，自动保存于 {time}）。要恢复吗？</translation>
+    </message>
+    <message>
+        <source>{question} ({count} texts to restore: this is the newest.)</source>
+        <translation>{question}（共有 {count} 份内容可以恢复，这是最新的一份。）</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>丢弃</translation>
+    </message>
+    <message>
+        <source>an untitled script</source>
+        <translation>未命名脚本</translation>
+    </message>
+    <message>
+        <source>Autosave off</source>
+        <translation>自动保存已关闭</translation>
+    </message>
+    <message>
+        <source>Autosave is off: {why}. Unsaved text will not survive a crash; save it with Ctrl+S. Closing the window will ask about unsaved changes.</source>
+        <translation>自动保存已关闭：{why}。程序一旦崩溃，没保存的内容就找不回来了，请用 Ctrl+S 随时保存。关闭窗口时会先询问如何处理未保存的修改。</translation>
+    </message>
+    <message>
+        <source>{name} has changes that are not saved, and autosave is off. Save them before closing?</source>
+        <translation>{name} 有尚未保存的修改，而自动保存已关闭。关闭前要先保存吗？</translation>
+    </message>
+</context>
+<context>
     <name>ValuesTableModel</name>
     <message>
         <source>storage position: {position}</source>
@@ -1972,170 +2131,10 @@ cols = t[:, 1:3]
     </message>
 </context>
 <context>
-    <name>WindowDiskMixin</name>
-    <message>
-        <source>Reloaded {name}: it changed on disk</source>
-        <translation>{name} 在磁盘上被改动过，已重新载入</translation>
-    </message>
-    <message>
-        <source>{name} changed on disk, and the editor has changes that are not saved. Reload the file (your changes are lost), or keep yours (Save then overwrites the file)?</source>
-        <translation>{name} 在磁盘上被改动了，而编辑器里还有没保存的修改。是重新载入文件（你的修改会丢失），还是保留你的版本（之后保存会覆盖磁盘上的文件）？</translation>
-    </message>
-    <message>
-        <source>Reload</source>
-        <translation>重新载入</translation>
-    </message>
-    <message>
-        <source>Keep Mine</source>
-        <translation>保留我的</translation>
-    </message>
-    <message>
-        <source>{path} could not be opened: {why}</source>
-        <translation>无法打开 {path}：{why}</translation>
-    </message>
-    <message>
-        <source>{name} was deleted or moved away on disk. Your text is still here: Save writes the file again.</source>
-        <translation>磁盘上的 {name} 已被删除或移走。你的代码还在编辑器里：保存一下就会重新写出这个文件。</translation>
-    </message>
-</context>
-<context>
-    <name>WindowFilesMixin</name>
-    <message>
-        <source>Open Script</source>
-        <translation>打开脚本</translation>
-    </message>
-    <message>
-        <source>Python scripts (*.py);;All files (*)</source>
-        <translation>Python 脚本 (*.py);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>{path} could not be opened: {why}</source>
-        <translation>无法打开 {path}：{why}</translation>
-    </message>
-    <message>
-        <source>Could not save {path}: {why}</source>
-        <translation>无法保存 {path}：{why}</translation>
-    </message>
-    <message>
-        <source>Saved {path}</source>
-        <translation>已保存 {path}</translation>
-    </message>
-    <message>
-        <source>Save Script</source>
-        <translation>保存脚本</translation>
-    </message>
-    <message>
-        <source>Python scripts (*.py)</source>
-        <translation>Python 脚本 (*.py)</translation>
-    </message>
-    <message>
-        <source>untitled</source>
-        <translation>未命名</translation>
-    </message>
-    <message>
-        <source>Open Data</source>
-        <translation>打开数据</translation>
-    </message>
-    <message>
-        <source>Data files ({patterns});;All files (*)</source>
-        <extracomment>File dialog filters, separated by ;; — {patterns} is the list of file name patterns; keep (*) as is.</extracomment>
-        <translation>数据文件 ({patterns});;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>有未保存的修改</translation>
-    </message>
-    <message>
-        <source>{name} has changes that are not saved. Save them first?</source>
-        <translation>{name} 有尚未保存的修改。要先保存吗？</translation>
-    </message>
-    <message>
-        <source>Load anyway?</source>
-        <translation>仍要加载吗？</translation>
-    </message>
-    <message>
-        <source>{message}
-
-Load anyway — this runs code from the file. Only do this for files you trust.</source>
-        <translation>{message}
-
-仍要加载吗？加载会运行文件里的代码，请只对你信任的文件这样做。</translation>
-    </message>
-    <message>
-        <source>Load anyway</source>
-        <translation>仍然加载</translation>
-    </message>
-    <message>
-        <source>Open this lesson; step through it with Shift+Enter</source>
-        <translation>打开这节课；用 Shift+Enter 逐个单元格运行</translation>
-    </message>
-    <message>
-        <source>There is no lesson called {name}.</source>
-        <translation>没有名为 {name} 的课程。</translation>
-    </message>
-    <message>
-        <source>About Tensor Explorer</source>
-        <translation>关于 Tensor Explorer</translation>
-    </message>
-    <message>
-        <source>Tensor Explorer {version}
-See what every tensor is: shape, dtype, device, strides, shared memory, autograd and images.</source>
-        <translation>Tensor Explorer {version}
-看清每个张量：形状、数据类型、设备、步长、共享内存、自动求导和图像。</translation>
-    </message>
-    <message>
-        <source>{path} no longer exists; it was taken off Recent Files.</source>
-        <translation>{path} 已经不存在，已从最近文件列表中移除。</translation>
-    </message>
-</context>
-<context>
     <name>WindowLayout</name>
     <message>
         <source>No Chinese font was found for the charts, so their Chinese labels show as boxes: install one (for example fonts-noto-cjk) and restart.</source>
         <translation>没有找到可用于图表的中文字体，图表中的中文标签会显示成方框：请安装一个中文字体（例如 fonts-noto-cjk）后重新启动。</translation>
-    </message>
-</context>
-<context>
-    <name>WindowRecoveryMixin</name>
-    <message>
-        <source>Your unsaved text from last time is back: {where}</source>
-        <translation>上次没保存的内容已经恢复：{where}</translation>
-    </message>
-    <message>
-        <source>Tensor Explorer was closed with unsaved changes in {where} (kept at {time}). Restore them?</source>
-        <translation>上次关闭 Tensor Explorer 时还有未保存的修改（{where}，保留于 {time}）。要恢复吗？</translation>
-    </message>
-    <message>
-        <source>Tensor Explorer did not close normally. Restore the unsaved text of {where} (autosaved at {time})?</source>
-        <translation>Tensor Explorer 上次没有正常关闭，留下了未保存的内容（{where}，自动保存于 {time}）。要恢复吗？</translation>
-    </message>
-    <message>
-        <source>{question} ({count} texts to restore: this is the newest.)</source>
-        <translation>{question}（共有 {count} 份内容可以恢复，这是最新的一份。）</translation>
-    </message>
-    <message>
-        <source>Restore</source>
-        <translation>恢复</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>丢弃</translation>
-    </message>
-    <message>
-        <source>an untitled script</source>
-        <translation>未命名脚本</translation>
-    </message>
-    <message>
-        <source>Autosave off</source>
-        <translation>自动保存已关闭</translation>
-    </message>
-    <message>
-        <source>Autosave is off: {why}. Unsaved text will not survive a crash; save it with Ctrl+S. Closing the window will ask about unsaved changes.</source>
-        <translation>自动保存已关闭：{why}。程序一旦崩溃，没保存的内容就找不回来了，请用 Ctrl+S 随时保存。关闭窗口时会先询问如何处理未保存的修改。</translation>
-    </message>
-    <message>
-        <source>{name} has changes that are not saved, and autosave is off. Save them before closing?</source>
-        <translation>{name} 有尚未保存的修改，而自动保存已关闭。关闭前要先保存吗？</translation>
     </message>
 </context>
 </TS>

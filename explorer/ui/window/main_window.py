@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from importlib import metadata
 
 from PySide6.QtCore import QEvent, Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
-    QMainWindow,
+    QMessageBox,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -19,9 +18,8 @@ from explorer import protocol
 from explorer.client.completion import KernelCompletion
 from explorer.client.fix_prover import FixProver
 from explorer.client.link import WindowLink
-from explorer.client.run_queue import Run, RunQueue
+from explorer.client.run_queue import RunQueue
 from explorer.client.states import KernelStatus, ProblemKind
-from explorer.protocol.cells import has_code
 from explorer.ui.app_state import AppState
 from explorer.ui.banner_widget import BannerWidget
 from explorer.ui.console_follow import ConsoleFollow
@@ -34,15 +32,16 @@ from explorer.ui.inspector.inspector_view import InspectorView
 from explorer.ui.kernel_extras import KernelExtras
 from explorer.ui.watch_list import WatchList
 from explorer.ui.window import main_actions
+from explorer.ui.window.data_dialogs import DataDialogs
 from explorer.ui.window.data_loader import DataLoader
-from explorer.ui.window.file_watch import DiskWatch
+from explorer.ui.window.host import WindowHost
 from explorer.ui.window.pane_strip import PaneStrip
 from explorer.ui.window.recovery import RecoveryStore
+from explorer.ui.window.script_files import ScriptFiles
 from explorer.ui.window.step_panel import StepPanel
-from explorer.ui.window.window_disk import WindowDiskMixin
-from explorer.ui.window.window_files import WindowFilesMixin
+from explorer.ui.window.unsaved_text import UnsavedText
 from explorer.ui.window.window_layout import PRESENTATION_SCALE, Panes, WindowLayout
-from explorer.ui.window.window_recovery import WindowRecoveryMixin
+from explorer.ui.window.window_runs import RunControl
 from explorer.ui.window.window_steps import StepControl
 
 __all__ = ["PRESENTATION_SCALE", "MainWindow"]
@@ -57,8 +56,13 @@ def _installed_version(package: str) -> str | None:
         return None
 
 
-class MainWindow(WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWindow):
-    """Receives the kernel *session* and the shared *state*; owns every widget and connects their signals."""
+class MainWindow(WindowHost):
+    """Receives the kernel *session* and the shared *state*; owns every widget and connects their signals.
+
+    Each responsibility is an object the window owns: :attr:`files` (the script and its file, lessons, data
+    files), :attr:`unsaved` (recovery and quitting), :attr:`steps` (step-through), :attr:`layout_` (sizes,
+    presentation mode, zoom). The window itself runs code and shows what the kernel says.
+    """
 
     def __init__(self, session: WindowLink, state: AppState | None = None, console: QWidget | None = None,
                  icon: QIcon | None = None) -> None:
@@ -70,9 +74,7 @@ class MainWindow(WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWi
         self.setObjectName("main_window")
         if icon is not None:
             self.setWindowIcon(icon)
-        self.file_path: str | None = None
         self._kernel_torch: str | None = None
-        self._card_run: Run | None = None  # the run the error card speaks of
         self._build_widgets(console)
         self.actions_ = main_actions.build(self)
         self.layout_ = WindowLayout(self, Panes(self.editor, self.console, self.step_panel, self.error_card,
@@ -82,21 +84,22 @@ class MainWindow(WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWi
         self._build_status_bar()
         self.steps = StepControl(session, self.runs, self.editor, self.step_panel, self.inspector_model, self.inspector,
                                  self.statusBar(), self.kernel_label, self.actions_["watch_gradients"],
-                                 self.actions_["spare_kernel"], self.lesson_open, self)
+                                 self.actions_["spare_kernel"], lambda: self.files.lesson_open(), self)
         self.steps.kernel_status_due.connect(lambda: self._on_session_status_changed(self.session.status))
         self.stepper = self.steps.stepper
-        self.actions_["lesson_both"].setChecked(self.lessons_in_both_languages())
-        self.actions_["check_fixes"].setChecked(self.fix_prover.enabled)
+        self.running = RunControl(self, session, self.runs, self.editor, self.error_card, self.banner, self.fix_prover,
+                                  self.stepper, self.actions_["check_fixes"], lambda: self.files.file_path,
+                                  self.steps.select_after_run)
         self._connect()
         self.setAcceptDrops(True)
-        self.disk_watch = DiskWatch(self)
-        self.disk_watch.changed.connect(self._on_disk_watch_changed)
-        self.disk_watch.removed.connect(self._on_disk_watch_removed)
         self.recovery = RecoveryStore(self.editor.document(), parent=self)
-        self.recovery.failed.connect(self._on_recovery_failed)
-        self.editor.document().contentsChanged.connect(self._on_editor_contents_changed)
-        self.loader = DataLoader(session, self._run_loading_code, self._confirm_pickle, self)
-        self.loader.problems_reported.connect(self._on_loader_problems_reported)
+        self.data_dialogs = DataDialogs(self, self.banner)
+        self.loader = DataLoader(session, self.running.run_loading_code, self.data_dialogs.confirm_pickle, self)
+        self.loader.problems_reported.connect(self.data_dialogs.report)
+        self.files = ScriptFiles(self, self.editor, self.banner, self.recovery, self.stepper, self.watch, self.actions_,
+                                 self.loader, lambda: self.language)
+        self.files.path_changed.connect(lambda _path: self.sync_script_context())
+        self.unsaved = UnsavedText(self, self.editor, self.banner, self.recovery, self.files)
         self.loader.loaded.connect(lambda _name: self.banner.clear("files"))  # an older failure has passed
         self.retranslate()
         self.layout_.restore()
@@ -160,8 +163,6 @@ class MainWindow(WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWi
         self.session.selected_overlaps.connect(self.inspector.offer_overlaps)
         self.session.selection = lambda: self.app_state.selected_name
         self.app_state.selection_changed.connect(self.session.selection_moved)
-        self.runs.started.connect(self._on_runs_started)
-        self.runs.finished.connect(self._on_runs_finished)
         self.session.kernel_died.connect(self._on_session_kernel_died)
         self.session.kernel_restarted.connect(self._on_session_kernel_restarted)
         self.session.ready.connect(self._on_session_ready)
@@ -170,9 +171,6 @@ class MainWindow(WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWi
         self.inspector.watch_toggled.connect(self.watch.toggle)
         self.watch.changed.connect(self.inspector_model.set_pinned)
         self.watch.run_started.connect(self._on_watch_run_started)
-        self.error_card.line_activated.connect(self._on_error_card_line_activated)
-        self.fix_prover.checked.connect(self.error_card.show_proof)
-        self.editor.document().modificationChanged.connect(self._on_editor_modification_changed)
         self.app_state.language_changed.connect(self._on_state_language_changed)
         if self.language.startswith("zh"):
             QTimer.singleShot(FONT_CHECK_DELAY_MS, lambda: self.layout_.check_figure_font(self.language))  # after the first paint
@@ -193,10 +191,7 @@ class MainWindow(WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWi
             "import torch\nt = torch.arange(10).reshape(2, 5)\ncols = t[:, 1:3]\n\n"
             "Or open a ready lesson from the Lessons menu and step through it with Shift+Enter."))
         self._fill_language_menu()
-        self._fill_lessons_menu()
-        self._rerender_lesson()
-        self._update_recent_menu()
-        self._update_title()
+        self.files.retranslate()
         self._on_session_status_changed(self.session.status)
         self._show_torch_version(self._kernel_torch)
 
@@ -231,67 +226,9 @@ class MainWindow(WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWi
             action.setChecked(code == self.language)
             action.triggered.connect(lambda _=False, c=code: self.set_language(c))
 
-    # -- running code ------------------------------------------------------------------
-    def run_file(self) -> None:
-        self._submit(Run(self.editor.toPlainText(), 1, "file"))
-
-    def run_cell(self) -> None:
-        code, first = self.editor.current_cell()
-        self._submit(Run(code, first, "cell"))
-
-    def run_cell_and_advance(self) -> None:
-        # A cell of comments only (a lesson's title) would run nothing visible: start at the next cell with code.
-        while not has_code(self.editor.current_cell()[0]) and self.editor.advance_to_next_cell():
-            pass
-        self.run_cell()
-        self.editor.advance_to_next_cell()
-
-    def run_selection(self) -> None:
-        code, first = self.editor.selection_or_line()
-        self._submit(Run(code, first, "selection"))
-
-    def _submit(self, run: Run) -> None:
-        self.runs.submit(run)
-
-    def _on_runs_started(self, run: Run) -> None:
-        """A run of ours began: the last run's error marks, cards and restart notice are out of date."""
-        self.banner.clear("restarted")
-        self.editor.mark_error_line(None)
-        self.error_card.clear()
-        self.error_card.hide()
-
     def _on_watch_run_started(self) -> None:
         """A watched run began: its curves are the detail tab shown (in presentation mode, when the details pane is)."""
         self.details.setCurrentWidget(self.details.watch)
-
-    def _run_loading_code(self, code: str, done: Callable[[], None]) -> None:
-        """Run a data file's loading snippet visibly (the console shows it), then call *done*."""
-        self.runs.submit(Run(code, None, "load", on_finished=lambda _result: done()))
-
-    def step(self) -> None:
-        """F10 (see :meth:`StepControl.step`)."""
-        self.steps.step()
-
-    def step_back(self) -> None:
-        """Shift+F10 (see :meth:`StepControl.step_back`)."""
-        self.steps.step_back()
-
-    def stop_kernel(self) -> None:
-        self.runs.clear()
-        self.session.interrupt()
-        self.statusBar().showMessage(self.tr("Interrupted: the running code was stopped"), 5000)
-
-    def set_check_fixes(self, on: bool) -> None:
-        """Run > Check Fixes on My Script: prove each error card's fix in the background, or not."""
-        self.fix_prover.set_enabled(on)
-        self.actions_["check_fixes"].setChecked(self.fix_prover.enabled)
-        if not on:
-            self.error_card.show_proof(None)
-
-    def restart_kernel(self) -> None:
-        self.stepper.reset()
-        self.runs.clear()
-        self.session.restart()
 
     # -- session signals ------------------------------------------------------------------
     def _on_session_status_changed(self, status: KernelStatus) -> None:
@@ -309,7 +246,7 @@ class MainWindow(WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWi
 
     def sync_script_context(self) -> None:
         """Tell the kernel which file the editor holds (``__file__``, sibling imports); waits for the kernel."""
-        self.session.ask(protocol.ScriptContext(path=self.file_path), lambda _reply: None)
+        self.session.ask(protocol.ScriptContext(path=self.files.file_path), lambda _reply: None)
 
     def _on_session_ready(self, _hello: dict) -> None:
         """After every start and restart: the kernel has a fresh namespace and our script's context."""
@@ -359,32 +296,6 @@ class MainWindow(WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWi
         else:
             self.torch_label.setText(self.tr("torch is not installed"))
 
-    def _on_runs_finished(self, run: Run | None, result: dict) -> None:
-        """Show what a finished run left: its error card (marked in the editor), or its hints and warnings."""
-        self._card_run = run
-        error = _in_file_lines(result.get("error"), run)
-        cards = (result.get("hints") or []) + (result.get("warnings") or [])
-        notes = [note for card in cards if (note := _in_file_lines(card, run)) is not None]
-        if error and error.get("type") == "KeyboardInterrupt":
-            # The user pressed Stop: nothing to explain.
-            self.statusBar().showMessage(self.tr("Stopped (KeyboardInterrupt)"), 6000)
-        elif error:
-            self.error_card.show_error(error)
-            # The fix is run on the script in the background: "checking…" now, the verdict later.
-            script = run.code if run is not None and run.origin == "file" else self.editor.toPlainText()
-            self.error_card.show_proof(self.fix_prover.check(run, error, script, self.file_path))
-            self.error_card.show()
-            if run is not None and isinstance(error.get("line"), int):
-                self.editor.mark_error_line(error["line"])
-        elif notes:
-            self.error_card.show_error(None)
-            self.error_card.show_hints(notes)
-            self.error_card.show()
-        elif run is not None:
-            self.error_card.clear()
-            self.error_card.hide()
-        self.steps.select_after_run(run)
-
     def _on_session_kernel_died(self, message: str) -> None:
         self.stepper.reset()
         self.banner.show_message(self.tr("The kernel died (the code crashed or called exit); it is restarting. Your script is safe in the editor."), "warning", topic="kernel")
@@ -394,12 +305,6 @@ class MainWindow(WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWi
         self.inspector.apply_snapshot(protocol.empty_snapshot())
         if not self.stepper.is_replaying():
             self.statusBar().showMessage(self.tr("A fresh kernel is ready; run your code again"), 8000)
-
-    def _on_error_card_line_activated(self, line: int) -> None:
-        """The card's lines are the file's lines when the card came from the editor's code."""
-        if self._card_run is not None and self._card_run.first_line is not None:
-            self.editor.go_to_line(line)
-            self.editor.setFocus()
 
     # -- drag and drop -------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -419,31 +324,26 @@ class MainWindow(WindowRecoveryMixin, WindowDiskMixin, WindowFilesMixin, QMainWi
                 paths.append(url.toLocalFile())
             else:
                 problems.append(self.tr("{url}: only files on this computer can be opened, not web addresses.").format(url=url.toString()))
-        self.open_paths(paths, problems)
+        self.files.open_paths(paths, problems)
+
+    # -- help ---------------------------------------------------------------------------------
+    def show_about(self) -> None:
+        from explorer import __version__
+
+        QMessageBox.about(self, self.tr("About Tensor Explorer"), self.tr(
+            "Tensor Explorer {version}\nSee what every tensor is: shape, dtype, device, strides, shared memory, autograd and images.").format(version=__version__))
+
+    def show_shortcuts(self) -> None:
+        from explorer.ui.window.shortcuts_dialog import ShortcutsDialog
+
+        ShortcutsDialog(self).exec()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         # Unsaved text is kept for the next start (hot exit); only with autosave off is there a question.
-        if not self.prepare_to_close():
+        if not self.unsaved.prepare_to_close():
             event.ignore()
             return
         self.fix_prover.shutdown()  # a pending proof's kernel goes now, not when the process ends
         self.layout_.save()
         super().closeEvent(event)
 
-
-def _in_file_lines(card: dict | None, run: Run | None) -> dict | None:
-    """*card* with ``line`` and ``fix_line`` counted in the editor's file, when *run* was the editor's code.
-
-    The kernel counts lines in the code it was given (a cell, a selection); the
-    editor, the gutter and the card all speak of the file. Code typed in the console (no *run*) has no
-    file line: the card says it came from the console.
-    """
-    if card and run is None:
-        return {**card, "source": "console"}
-    if not card or run is None or run.first_line is None:
-        return card
-    out = dict(card)
-    for key in ("line", "fix_line"):
-        if isinstance(card.get(key), int):
-            out[key] = run.file_line(card[key])
-    return out
