@@ -88,13 +88,36 @@ def test_the_declared_keys_are_those_the_kernel_makes() -> None:
     assert set(protocol.VAR_KEYS) == replies.Var.__required_keys__
 
 
-def test_a_delta_row_drops_its_nulls_on_the_wire_and_gets_them_back() -> None:
+def test_a_delta_drops_the_fields_null_in_every_row_on_the_wire_and_gets_them_back() -> None:
     rows = SNAPSHOTS["cli"]
     marker, buffers = protocol.pack_rows(list(rows), compact=True)
-    assert marker["compact"] is True
+    assert marker["compact"] is True and marker["count"] == len(rows)
     on_the_wire = protocol.envelope.json.loads(buffers[0])
-    assert all(value is not None for row in on_the_wire for value in row.values())
+    # columnar: each field's name once, then its values row by row
+    assert on_the_wire["count"] == len(rows) and len(on_the_wire["keys"]) == len(on_the_wire["columns"])
+    assert all(len(column) == len(rows) for column in on_the_wire["columns"])
+    assert all(column.count(None) < len(rows) for column in on_the_wire["columns"])
+    assert set(on_the_wire["keys"]) < set(protocol.VAR_KEYS)  # some field is null for every kind here
     assert protocol.unpack_rows(buffers, compact=True) == rows
+
+
+def test_packed_rows_keep_children_extra_keys_and_rows_with_no_field_at_all() -> None:
+    child = dict.fromkeys(protocol.VAR_KEYS, None) | {"name": "d['k']", "kind": "tensor"}
+    parent = dict.fromkeys(protocol.VAR_KEYS, None) | {"name": "d", "kind": "dict", "children": [child]}
+    odd = {"name": "x", "extra": 1}  # a key Var does not declare, and fields missing
+    empty: dict[str, Any] = {}
+    many = [dict(parent, name=f"p{i}") for i in range(protocol.ROWS_PER_CHUNK + 1)]  # two chunks
+    for compact in (True, False):
+        _marker, buffers = protocol.pack_rows([parent, odd, empty], compact)
+        back = protocol.unpack_rows(buffers, compact)
+        # every row of a chunk gets the chunk's keys: a key only some rows have is null in the others
+        assert back[0] == parent | {"extra": None} and back[0]["children"] == [child]
+        assert back[1] == dict.fromkeys(protocol.VAR_KEYS, None) | odd
+        assert back[2] == dict.fromkeys(protocol.VAR_KEYS, None) | {"extra": None}
+        marker, buffers = protocol.pack_rows(many, compact)
+        assert marker["$rows"] == 2 and protocol.unpack_rows(buffers, compact) == many
+    _marker, buffers = protocol.pack_rows([empty, empty], compact=True)
+    assert protocol.unpack_rows(buffers, compact=True) == [dict.fromkeys(protocol.VAR_KEYS, None)] * 2
 
 
 def test_a_full_snapshot_travels_as_it_is() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 #: Bumped whenever a message or a field changes meaning.
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 #: The Jupyter comm target the kernel extension registers.
 COMM_TARGET = "tensor_explorer"
 #: The import name of the IPython extension (``%load_ext explorer``).

@@ -6,6 +6,7 @@ import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Generic, cast
 
 from explorer.protocol.constants import PROTOCOL_VERSION, R
@@ -140,37 +141,62 @@ def pack_rows(rows: list[dict[str, Any]], compact: bool) -> tuple[dict[str, Any]
 
     In buffers the rows skip the comm's JSON decoding (a console sharing the kernel
     never parses them) and the window can decode them one chunk per event-loop turn.
-    ``compact`` drops null fields (a third of the bytes); the marker says so, and
-    :func:`unpack_chunk` puts them back, so a reader finds every key of a VAR.
+    A chunk is columnar (:func:`_columns`): each field's name once, then its values
+    row by row, so 3,000 VARs do not spell their 33 field names 3,000 times (less
+    than half the bytes, and both sides encode and decode it in about half the time).
+    ``compact`` drops the fields that are null in every row of a chunk; the marker
+    says so, and :func:`unpack_chunk` puts them back, so a reader finds every key of a VAR.
     """
     buffers = []
     for start in range(0, len(rows), ROWS_PER_CHUNK):
-        chunk = rows[start:start + ROWS_PER_CHUNK]
-        if compact:
-            chunk = [_without_nulls(row) for row in chunk]
+        chunk = _columns(rows[start:start + ROWS_PER_CHUNK], compact)
         buffers.append(json.dumps(chunk, separators=(",", ":"), allow_nan=False).encode())
     return {"$rows": len(buffers), "count": len(rows), "compact": compact}, buffers
 
 
-def _without_nulls(row: dict[str, Any]) -> dict[str, Any]:
-    out = {k: v for k, v in row.items() if v is not None}
-    children = out.get("children")
-    if children:
-        out["children"] = [_without_nulls(child) for child in children]
-    return out
+def _columns(rows: list[dict[str, Any]], compact: bool) -> dict[str, Any]:
+    """``{"count": n, "keys": [...], "columns": [[value of row 0, row 1, ...], ...]}`` for *rows*.
+
+    The keys are every key of the rows (VAR_KEYS' order first); a row without one
+    gets null there. Children are columnar in their turn.
+    """
+    seen = set().union(*rows)
+    keys = [key for key in VAR_KEYS if key in seen] + sorted(seen.difference(VAR_KEYS))
+    count = len(rows)
+    try:  # every row has every key (a VAR always does): one C call per row, then a transposition
+        table: list[Any] = list(zip(*map(itemgetter(*keys), rows))) if len(keys) > 1 else [[row.get(key) for row in rows] for key in keys]
+    except KeyError:
+        table = [[row.get(key) for row in rows] for key in keys]
+    names, columns = [], []
+    for key, column in zip(keys, table):
+        if compact and column.count(None) == count:
+            continue
+        if key == "children":
+            column = [_columns(children, compact) if children else children for children in column]
+        names.append(key)
+        columns.append(column)
+    return {"count": count, "keys": names, "columns": columns}
 
 
 _NULLS: dict[str, Any] = dict.fromkeys(VAR_KEYS)
 
 
-def _with_nulls(row: dict[str, Any]) -> Var:
-    """The inverse of :func:`_without_nulls`: every VAR key, null where the row has none."""
-    full = _NULLS.copy()
-    full.update(row)
-    children = row.get("children")
-    if children:
-        full["children"] = [_with_nulls(child) for child in children]
-    return cast(Var, full)
+def _rows(chunk: dict[str, Any]) -> list[Var]:
+    """The inverse of :func:`_columns`: one VAR per row, every VAR key there (null where the chunk has none)."""
+    keys, columns = chunk["keys"], chunk["columns"]
+    if "children" in keys:
+        at = keys.index("children")
+        columns[at] = [_rows(children) if children else children for children in columns[at]]
+    nulls = _NULLS
+    if not keys:
+        return [cast(Var, nulls.copy()) for _ in range(chunk["count"])]
+    rows: list[Var] = []
+    append = rows.append
+    for values in zip(*columns):
+        row = nulls.copy()
+        row.update(zip(keys, values))
+        append(cast(Var, row))
+    return rows
 
 
 def is_packed(value: Any) -> bool:
@@ -178,9 +204,8 @@ def is_packed(value: Any) -> bool:
 
 
 def unpack_chunk(buffer: bytes, compact: bool = False) -> list[Var]:
-    """The VARs of one buffer made by :func:`pack_rows` (*compact*: as its marker says)."""
-    rows = json.loads(buffer)
-    return [_with_nulls(row) for row in rows] if compact else rows
+    """The VARs of one buffer made by :func:`pack_rows` (*compact* is what its marker says; every key comes back either way)."""
+    return _rows(json.loads(buffer))
 
 
 def unpack_rows(buffers: list[bytes], compact: bool = False) -> list[Var]:
