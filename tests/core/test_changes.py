@@ -22,19 +22,23 @@ class Session:
     otherwise bare ``{"name"}`` records, so it reads every fact from the values.
     """
 
-    def __init__(self, snapshot: bool = False) -> None:
+    def __init__(self, snapshot: bool | str = False) -> None:
         self.ns: dict[str, Any] = dict(_MODULES)
         self.tracker = ChangeTracker()
-        self.snapshot = snapshot
+        self.snapshot = bool(snapshot)
+        self.defer = snapshot == "deferred"  # as the kernel side does: new objects' prints settled after the reply
 
     def run(self, code: str) -> dict:
         exec(code, self.ns)
         user = {k: v for k, v in self.ns.items() if k not in _MODULES and not k.startswith("__")}
         variables = build_snapshot(user, overlaps=False)["variables"] if self.snapshot else [{"name": k} for k in user]
-        return self.tracker.update(user, variables, code)
+        report = self.tracker.update(user, variables, code, defer=self.defer)
+        if self.defer:
+            self.tracker.settle()
+        return report
 
 
-both = pytest.mark.parametrize("snapshot", [False, True], ids=["bare", "snapshot"])
+both = pytest.mark.parametrize("snapshot", [False, True, "deferred"], ids=["bare", "snapshot", "deferred"])
 
 
 @pytest.mark.parametrize("setup, code, changed, through", [
@@ -46,7 +50,7 @@ both = pytest.mark.parametrize("snapshot", [False, True], ids=["bare", "snapshot
     ("a = np.zeros(5); b = a[::-1]", "np.copyto(b, 7.0)", "a", "b"),
 ], ids=["numpy_of_tensor", "slice", "from_numpy", "big_torch_version", "augassign", "passed_to_call"])
 @both
-def test_seed_scenarios_change_through_alias(setup: str, code: str, changed: str, through: str, snapshot: bool) -> None:
+def test_seed_scenarios_change_through_alias(setup: str, code: str, changed: str, through: str, snapshot: bool | str) -> None:
     s = Session(snapshot)
     first = s.run(setup)
     assert all(v == {"status": "new", "through": None} for v in first.values())
@@ -226,3 +230,34 @@ def test_large_contiguous_tensor_write_is_seen_by_its_version_and_samples() -> N
     big[50_000] = 2.0  # not in any sampled chunk, but torch's in-place write bumps the version
     assert "big" in tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "")
     assert tracker.update(ns, build_snapshot(ns, overlaps=False)["variables"], "") == {}
+
+
+def test_names_bound_to_a_new_object_are_not_hashed_until_the_reply_is_sent(monkeypatch) -> None:
+    from explorer.core.snapshot import changes
+
+    hashed: list[int] = []
+    real = changes.fingerprint_of
+    monkeypatch.setattr(changes, "fingerprint_of", lambda value, var: hashed.append(id(value)) or real(value, var))
+    s = Session("deferred")
+    s.run("a = torch.zeros(4); b = np.zeros(4)")
+    hashed.clear()
+    s.ns["a"][0] = 5.0  # in place: same object
+    exec("b = np.ones(4)", s.ns)  # another object
+    user = {k: s.ns[k] for k in ("a", "b")}
+    variables = build_snapshot(user, overlaps=False)["variables"]
+    report = s.tracker.update(user, variables, "a[0] = 5.0\nb = np.ones(4)", defer=True)
+    assert report == {"a": {"status": "changed", "through": None}, "b": {"status": "changed", "through": None}}
+    assert hashed == [id(s.ns["a"])]  # b's content is not needed to say it changed
+    s.tracker.settle()
+    assert hashed == [id(s.ns["a"]), id(s.ns["b"])]  # its print is taken once the reply has gone
+    assert s.run("c = 1") == {"c": {"status": "new", "through": None}}  # a and b unchanged since
+
+
+def test_a_deferred_print_never_settled_reports_the_name_as_changed_not_as_unchanged() -> None:
+    s = Session(snapshot=True)
+    user = {"t": torch.zeros(3)}
+    variables = build_snapshot(user, overlaps=False)["variables"]
+    assert s.tracker.update(user, variables, "t = torch.zeros(3)", defer=True)["t"]["status"] == "new"
+    user["t"][0] = 1.0  # written before any settle: its content at the end of the run is unknown
+    variables = build_snapshot(user, overlaps=False)["variables"]
+    assert s.tracker.update(user, variables, "", defer=True) == {"t": {"status": "changed", "through": None}}

@@ -68,6 +68,7 @@ class CommEndpoint:
             return
         result, error = self.answer(request)
         self._reply(request_id, request, result=result, error=error)
+        self.client.tracker.settle()  # the fingerprints a snapshot left for after its reply (snapshot/changes.py)
 
     def answer(self, request: protocol.Request[Any]) -> tuple[Any, protocol.ErrorInfo | None]:
         """``(result, None)`` or ``(None, error)`` for one typed request; never raises."""
@@ -102,6 +103,7 @@ class CommEndpoint:
             result, error = self.answer(request)
             reply, buffers = self._encoded(0, request, result, error)
             self._send(protocol.event_message(protocol.AFTER_RUN_EVENT, {"msg_id": msg_id, "reply": reply}), buffers)
+            self.client.tracker.settle()  # the window has the reply: now the prints of re-bound names
         return True
 
     def _reply(self, request_id: int, request: protocol.Request[Any] | None = None, result: Any = None,

@@ -125,7 +125,7 @@ class Agent:
             snap["changes"] = client.last_changes
         else:
             client.copy_hints.update(req.code, ns, variables)
-            snap["changes"] = client.last_changes = client.tracker.update(ns, variables, req.code)
+            snap["changes"] = client.last_changes = client.tracker.update(ns, variables, req.code, defer=True)
             client.grads.update(ns, variables, snap["changes"])  # a .grad filled, added to or zeroed is a change too
         snap.update(client.delta.make(variables, delta=getattr(req, "delta", False)))
         torch = sys.modules.get("torch")

@@ -12,6 +12,14 @@ Every per-run cost is linear in the number of variables: metadata comes from the
 snapshot's VARs, children are found again through memoised paths, and the alias
 search (:mod:`explorer.core.snapshot.aliases`) indexes the written names once per run.
 No user code runs (docs/architecture.md, "Inspection never runs user code").
+
+A name bound to another object than last time changed whatever its content, so its
+fingerprint is not needed to say so: only the next run compares against it. Those
+fingerprints are taken by :meth:`ChangeTracker.settle` when :meth:`ChangeTracker.update`
+is asked to defer them: the kernel side calls it once the reply has gone (no user code
+runs in between), so a script that re-binds thousands of names gets its reply without
+waiting for their content hashes. A deferred print that was never settled compares as
+"changed" (its content at the end of that run is unknown).
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ __all__ = ["ChangeTracker", "fingerprint", "written_names"]
 
 _NEW = "new"
 _CHANGED = "changed"
+_UNSETTLED = "not settled"  # a print's type name that matches none: "changed" next run
 
 
 class ChangeTracker:
@@ -37,8 +46,9 @@ class ChangeTracker:
     def __init__(self) -> None:
         self._prints: dict[str, tuple] = {}
         self._vars: dict[str, dict] = {}  # the VARs the quick fingerprints read their facts from
+        self._later: list[tuple[str, Any, dict]] = []  # (name, value, VAR) whose print settle() takes
 
-    def update(self, namespace: dict[str, Any], variables: list[dict], code: str) -> dict:
+    def update(self, namespace: dict[str, Any], variables: list[dict], code: str, defer: bool = False) -> dict:
         """Report the variables that appeared or changed since the previous call.
 
         Parameters
@@ -49,6 +59,8 @@ class ChangeTracker:
             The snapshot's VARs (children included through ``children``).
         code : str
             The code that just ran (used to tell a direct write from a write through an alias).
+        defer : bool
+            Leave the fingerprints of names bound to a new object to :meth:`settle`.
 
         Returns
         -------
@@ -57,11 +69,28 @@ class ChangeTracker:
         """
         try:
             with inspecting():
-                return self._update(namespace, variables, code)
+                return self._update(namespace, variables, code, defer)
         except Exception:  # noqa: BLE001 - the tracker must never break a snapshot
             return {}
 
-    def _update(self, namespace: dict[str, Any], variables: list[dict], code: str) -> dict:
+    def settle(self) -> None:
+        """Take the fingerprints :meth:`update` left for later (names bound to a new object); call it once the
+        run's reply is sent, before any user code runs again. Never raises."""
+        later, self._later = self._later, []
+        if not later:
+            return
+        prints = self._prints
+        with inspecting():
+            for name, value, var in later:
+                try:
+                    prints[name] = fingerprint_of(value, var)
+                except Exception:  # noqa: BLE001 - then the next run reports it as changed
+                    prints[name] = (id(value), _UNSETTLED)
+
+    def _update(self, namespace: dict[str, Any], variables: list[dict], code: str, defer: bool) -> dict:
+        for name, value, _var in self._later:  # never settled: the content they ended the run with is unknown
+            self._prints[name] = (id(value), _UNSETTLED)
+        self._later = []
         refresh_plain()
         strong, weak = written_names(code if type(code) is str else "")
         walk = _Walk(namespace, self._prints, self._vars)
@@ -80,7 +109,9 @@ class ChangeTracker:
             alias = aliases.alias_for(*walk.entry(name)[:2]) if aliases.possible else None
             report[name] = ({"status": "changed_through", "through": alias} if alias is not None
                             else {"status": _CHANGED, "through": None})
-        self._prints, self._vars = walk.prints, walk.vars
+        self._prints, self._vars, self._later = walk.prints, walk.vars, walk.later
+        if not defer:
+            self.settle()
         return report
 
 
@@ -101,6 +132,7 @@ class _Walk:
         self.vars: dict[str, dict] = {}  # name -> VAR, every name visited
         self.children: dict[str, tuple[Any, str]] = {}  # child name -> (value, top-level name)
         self.events: list[tuple[str, bool, str]] = []  # (name, is new, top-level name) in snapshot order
+        self.later: list[tuple[str, Any, dict]] = []  # names bound to a new object: printed after the reply
 
     def entry(self, name: str) -> tuple[Any, dict | None, str]:
         """``(value, VAR, top-level name)`` of a visited name (VAR None if it was not visited)."""
@@ -111,8 +143,8 @@ class _Walk:
 
     def variables(self, variables: list[dict], root: str | None) -> None:
         """Visit *variables* (top-level when *root* is None) and their children."""
-        get, prints, found, old, old_vars, events = self.get, self.prints, self.vars, self.old, self.old_vars, \
-            self.events
+        get, prints, found, old, old_vars, events, later = self.get, self.prints, self.vars, self.old, \
+            self.old_vars, self.events, self.later
         for var in variables:
             name = var.get("name")
             if type(name) is not str:
@@ -123,12 +155,14 @@ class _Walk:
                 top, value = root, _value(self.namespace, name)
                 self.children[name] = (value, top)
             found[name] = var
-            fp = prints[name] = fingerprint_of(value, var)
             before = old.get(name)
-            if before is None:
-                events.append((name, True, top))
-            elif before[0] != fp[0] or not unchanged(before, old_vars.get(name), fp, var):  # a new id: changed
-                events.append((name, False, top))
+            if before is None or before[0] != id(value):  # new, or another object: changed, whatever it holds
+                events.append((name, before is None, top))
+                later.append((name, value, var))
+            else:
+                fp = prints[name] = fingerprint_of(value, var)
+                if not unchanged(before, old_vars.get(name), fp, var):
+                    events.append((name, False, top))
             children = var.get("children")
             if children and type(children) is list:
                 self.variables(children, top)
