@@ -189,9 +189,12 @@ def _torch_functional(call: ast.Call) -> str:
 
 # -- F.dropout that never turns off --------------------------------------------------------------------------
 def _dropout_always_on(tree: ast.AST, namespace: dict[str, Any]) -> list[Found]:
+    classes = [n for n in facts(tree).nodes if isinstance(n, ast.ClassDef)]
+    if not classes:  # the code defines no model: no need to look through the namespace
+        return []
     live = {type(v).__name__ for v in list(dict.values(namespace)) if is_module(v)}
     live |= {type(m).__name__ for v in list(dict.values(namespace)) if is_module(v) for m in module_children(v).values()}
-    for cls in (n for n in facts(tree).nodes if isinstance(n, ast.ClassDef) and n.name in live):
+    for cls in (n for n in classes if n.name in live):
         for func in (f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "forward"):
             for call in (c for c in ast.walk(func) if isinstance(c, ast.Call)):
                 if _functional_dropout(call, namespace) and len(call.args) < 3 \
