@@ -343,3 +343,31 @@ def test_a_newer_snapshot_finishes_the_rows_being_built_first(qapp) -> None:
     model.apply_snapshot(_delta(3, [_var("v1", (7,))]))  # no event loop turned in between
     _fetch_all(model)
     assert _names(model) == names and model.variable("v1")["shape"] == [7]
+
+
+def test_a_delta_of_many_rows_leaves_the_children_question_alone_and_asks_the_views_to_repaint_names(qapp) -> None:
+    from PySide6.QtWidgets import QTreeView
+
+    model = InspectorModel()
+    model.apply_snapshot(_full([_var(f"v{i}") for i in range(300)]))
+    _fetch_all(model)
+    view = QTreeView()
+    view.setModel(model)
+    asked: list[int] = []
+    real_has_children = model.hasChildren
+    model.hasChildren = lambda *a: asked.append(1) or real_has_children(*a)  # type: ignore[method-assign]
+    firsts: list[int] = []
+    model.dataChanged.connect(lambda top_left, _bottom_right, *_roles: firsts.append(top_left.column()))
+    restyled: list[bool] = []
+    model.names_restyled.connect(lambda: restyled.append(True))
+    changes = {f"v{i}": {"status": "changed", "through": None} for i in range(300)}
+    model.apply_snapshot(_delta(2, [_var(f"v{i}", (3,)) for i in range(300)], changes=changes))
+    assert firsts == [1] and restyled == [True]  # the names' column is the views' to repaint
+    assert asked == []  # a view asks every row of a span starting at the names whether it has children
+    bold = model.data(model.index(7, 0), Qt.ItemDataRole.FontRole)
+    assert bold is not None and bold.bold()  # what the repaint shows: the name of a changed variable
+    one = {"v5": {"status": "changed", "through": None}}
+    model.apply_snapshot(_delta(3, [_var("v5", (4,))], changes=one))  # the 300 bold names go back to plain
+    model.apply_snapshot(_delta(4, [_var("v5", (5,))], changes=one))
+    assert firsts == [1, 1, 0] and restyled == [True, True]  # one row: the whole row, as before
+    view.deleteLater()

@@ -135,17 +135,24 @@ class RowBuild:
 
 
 def spans(nodes: list[Node], limit: int | None) -> list[tuple[Node | None, int, int]]:
-    """``(parent, first row, last row)`` per parent, spanning those of *nodes* that are shown."""
-    found: dict[int, tuple[Node | None, int, int]] = {}
-    seen: set[int] = set()
+    """``(parent, first row, last row)`` per parent, spanning those of *nodes* that are shown.
+
+    Top-level rows (thousands after a re-run) are checked inline; a node listed twice counts once.
+    """
+    rows: dict[int, tuple[Node | None, list[int]]] = {}
+    top_rows: list[int] = []
+    top: Node | None = None
     for node in nodes:
-        if id(node) in seen or not visible(node, limit):
-            continue
-        seen.add(id(node))
         parent = node.parent
-        lo, hi = found.get(id(parent), (parent, node.row, node.row))[1:]
-        found[id(parent)] = (parent, min(lo, node.row), max(hi, node.row))
-    return list(found.values())
+        if parent is not None and parent.parent is None:  # a top-level row: visible() in one step
+            row = node.row
+            if row < len(parent.shown) and parent.shown[row] is node and (limit is None or row < limit):
+                top = parent
+                top_rows.append(row)
+        elif visible(node, limit):
+            rows.setdefault(id(parent), (parent, []))[1].append(node.row)
+    found = [(parent, min(at), max(at)) for parent, at in rows.values()]
+    return ([(top, min(top_rows), max(top_rows))] if top_rows else []) + found
 
 
 def all_names(variables: list[protocol.Var]) -> set[str]:

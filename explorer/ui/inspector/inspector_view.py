@@ -95,8 +95,14 @@ class InspectorView(QWidget):
         model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
         model.modelReset.connect(self._on_model_reset)
         model.rowsInserted.connect(self._on_model_rows_inserted)
+        model.names_restyled.connect(self._on_model_names_restyled)
         self._restore_columns()
         self.retranslate()
+
+    def _on_model_names_restyled(self) -> None:
+        """The names' column of many rows changed (bold, highlight): repaint it where it shows."""
+        self.tree.viewport().update()
+        self.frozen.viewport().update()
 
     def retranslate(self) -> None:
         self._filter.setPlaceholderText(self.tr("Filter variables by name"))
