@@ -37,6 +37,7 @@ __all__ = ["ChangeTracker", "fingerprint", "written_names"]
 
 _NEW = "new"
 _CHANGED = "changed"
+_REBOUND = "rebound"  # a top-level name bound to another object
 _UNSETTLED = "not settled"  # a print's type name that matches none: "changed" next run
 
 
@@ -97,11 +98,13 @@ class ChangeTracker:
         walk.variables(variables, None)
         report: dict[str, dict] = {}
         aliases: AliasIndex | None = None
-        for name, is_new, root in walk.events:
-            if is_new:
+        for name, kind, root in walk.events:
+            if kind is _NEW:
                 report[name] = {"status": _NEW, "through": None}
                 continue
-            if root in strong or root in weak:
+            # A name bound to another object was bound again by the code itself (globals(), exec): only an
+            # object changed in place, or a container's item, can have changed through an alias.
+            if kind is _REBOUND or root in strong or root in weak:
                 report[name] = {"status": _CHANGED, "through": None}
                 continue
             if aliases is None:  # built once per run, only when some change needs an alias
@@ -131,7 +134,7 @@ class _Walk:
         self.prints: dict[str, tuple] = {}
         self.vars: dict[str, dict] = {}  # name -> VAR, every name visited
         self.children: dict[str, tuple[Any, str]] = {}  # child name -> (value, top-level name)
-        self.events: list[tuple[str, bool, str]] = []  # (name, is new, top-level name) in snapshot order
+        self.events: list[tuple[str, str, str]] = []  # (name, _NEW | _REBOUND | _CHANGED, top-level name), in order
         self.later: list[tuple[str, Any, dict]] = []  # names bound to a new object: printed after the reply
 
     def entry(self, name: str) -> tuple[Any, dict | None, str]:
@@ -157,12 +160,12 @@ class _Walk:
             found[name] = var
             before = old.get(name)
             if before is None or before[0] != id(value):  # new, or another object: changed, whatever it holds
-                events.append((name, before is None, top))
+                events.append((name, _NEW if before is None else _REBOUND if root is None else _CHANGED, top))
                 later.append((name, value, var))
             else:
                 fp = prints[name] = fingerprint_of(value, var)
                 if not unchanged(before, old_vars.get(name), fp, var):
-                    events.append((name, False, top))
+                    events.append((name, _CHANGED, top))
             children = var.get("children")
             if children and type(children) is list:
                 self.variables(children, top)
