@@ -261,3 +261,11 @@ def test_a_deferred_print_never_settled_reports_the_name_as_changed_not_as_uncha
     user["t"][0] = 1.0  # written before any settle: its content at the end of the run is unknown
     variables = build_snapshot(user, overlaps=False)["variables"]
     assert s.tracker.update(user, variables, "", defer=True) == {"t": {"status": "changed", "through": None}}
+
+
+@both
+def test_a_name_bound_again_without_its_name_is_changed_not_changed_through(snapshot: bool | str) -> None:
+    s = Session(snapshot)
+    s.run("t = torch.zeros(3)")
+    report = s.run("n = torch.ones(3)\nglobals()['t'] = n")  # t is n's object now: nothing wrote into t
+    assert report["t"] == {"status": "changed", "through": None} and report["n"]["status"] == "new"
