@@ -43,6 +43,7 @@ class ExplorerClient(QObject):
     resumed = Signal(object)  # {"stop"}: it went on (or was stopped)
     input_requested = Signal(str, bool)  # (prompt, password) of the user's input() in code we ran
     watch_sampled = Signal(object)  # protocol.WatchSample: a sample of the running code (Watch)
+    push_decoded = Signal(str, object)  # (execute msg_id, its pushed AfterRun reply), as soon as it is decoded
 
     def __init__(self, kernel_client: Any = None, language: str = "en", parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -178,10 +179,14 @@ class ExplorerClient(QObject):
         push = self._pushes[msg_id] = _Push()
         while len(self._pushes) > MAX_PUSHES:
             self._pushes.pop(next(iter(self._pushes)))
-        if protocol.packed_snapshot(reply) is not None:
-            _ChunkDecoder(self, reply, push.done).start()  # decoding starts before the run's idle arrives
-        else:
+        def decoded(reply: protocol.Reply[Any]) -> None:
             push.done(reply)
+            self.push_decoded.emit(msg_id, reply)
+
+        if protocol.packed_snapshot(reply) is not None:
+            _ChunkDecoder(self, reply, decoded).start()  # decoding starts before the run's idle arrives
+        else:
+            decoded(reply)
 
     def take_push(self, msg_id: str, on_reply: Callback) -> bool:
         """Give the AfterRun reply the kernel pushed for execution *msg_id* to *on_reply* (now, or once decoded).

@@ -89,9 +89,11 @@ class KernelSession(QObject):
         self.client.resumed.connect(self.resumed)
         self.client.input_requested.connect(self.input_requested)
         self.client.watch_sampled.connect(self.watch_sampled)
+        self.client.push_decoded.connect(self._on_client_push_decoded)
         # Each run's AfterRun (as _finish_run would ask it) comes unasked as the run ends: one round trip less.
         self.client.push = protocol.PushAfterRun(overlaps=False, delta=True)
         self._runs: dict[str, dict[str, Any]] = {}
+        self._shown: set[str] = set()  # runs whose pushed snapshot is shown already (their idle not yet here)
         self._mine: set[str] = set()
         self._status: KernelStatus = "starting"
         self._iopub_seen = False
@@ -385,19 +387,33 @@ class KernelSession(QObject):
                                     selected=self.selection() or "")
         self.ask(request, lambda reply: self._on_after_run_replied(run, reply))
 
-    def _on_after_run_replied(self, run: dict[str, Any], reply: protocol.Reply[protocol.AfterRunReply]) -> None:
-        result = reply.result if reply.ok else None
-        if not result:
-            self.run_finished.emit({**run, "error": None, "hints": [], "warnings": [], "problem": reply.message})
-            return
+    def _on_client_push_decoded(self, msg_id: str, reply: protocol.Reply[protocol.AfterRunReply]) -> None:
+        """A run's pushed reply is decoded: its variables are shown now, while the kernel still tidies up after
+        the reply (the run itself ends at its idle: a run sent before it would be aborted after an error)."""
+        if msg_id in self._runs and reply.ok and reply.result:
+            self._shown.add(msg_id)
+            self._show_namespace(reply.result)
+
+    def _show_namespace(self, result: protocol.AfterRunReply) -> None:
         if result.get("selected"):
             self.selected_overlaps.emit(result["selected"])
         self.namespace_changed.emit(result["snapshot"])
+
+    def _on_after_run_replied(self, run: dict[str, Any], reply: protocol.Reply[protocol.AfterRunReply]) -> None:
+        result = reply.result if reply.ok else None
+        shown = run["msg_id"] in self._shown
+        self._shown.discard(run["msg_id"])
+        if not result:
+            self.run_finished.emit({**run, "error": None, "hints": [], "warnings": [], "problem": reply.message})
+            return
+        if not shown:
+            self._show_namespace(result)
         self.run_finished.emit({**run, "error": result.get("error"), "hints": result.get("hints") or [],
                                 "warnings": result.get("warnings") or [], "problem": None})
 
     def _forget_runs(self, why: str) -> None:
         self._runs.clear()
+        self._shown.clear()
         self._mine.clear()
         self.client.fail_all(why)
         self.client.forget_kernel()
@@ -428,6 +444,7 @@ class KernelSession(QObject):
             return  # restart() and the manager's kernel_restarted signal both arrive here
         self._reconnecting = True
         self._runs.clear()
+        self._shown.clear()
         self._iopub_seen = False
         self._pings.clear()
         if self._kernel is not None:

@@ -91,3 +91,34 @@ def test_a_push_that_fails_is_replaced_by_asking(qtbot, session) -> None:
     sent = count_requests(session)
     run = _finished(qtbot, session, lambda: session.execute("b = 7"))
     assert sent == ["AfterRun"] and run["problem"] is None and _names(snapshots)["b"]["repr"] == "7"
+
+
+def _iopub(kind: str, parent: str, **content) -> dict:
+    return {"msg_type": kind, "header": {"msg_type": kind, "session": "k"}, "parent_header": {"msg_id": parent},
+            "content": content}
+
+
+def test_a_pushed_snapshot_is_shown_once_decoded_and_the_run_ends_at_its_idle(qtbot) -> None:
+    from explorer import protocol
+
+    session = KernelSession()  # never started: IOPub messages are handed to it as the kernel would send them
+    session._iopub_seen = True
+    events: list[str] = []
+    session.namespace_changed.connect(lambda snapshot: events.append(f"namespace {snapshot['seq']}"))
+    session.run_finished.connect(lambda run: events.append(f"finished {run['msg_id']}"))
+    snapshot = dict(protocol.empty_snapshot(), seq=7)
+    reply = protocol.Reply(True, {"snapshot": snapshot, "error": None, "hints": [], "warnings": [], "selected": None})
+    session._on_iopub_message_received(_iopub("execute_input", "run-1", code="x = 1"))
+    session.client._on_pushed("run-1", reply)  # its reply arrives and is decoded (nothing packed here)
+    assert events == ["namespace 7"]  # shown now: the kernel is still tidying up after the reply
+    session._on_iopub_message_received(_iopub("status", "run-1", execution_state="idle"))
+    assert events == ["namespace 7", "finished run-1"]  # the run ends at its idle, its snapshot not shown twice
+    marker, buffers = protocol.pack_rows([dict.fromkeys(protocol.VAR_KEYS, None) | {"name": "y"}], compact=True)
+    packed = protocol.Reply(True, {"snapshot": dict(snapshot, seq=8, variables=marker), "error": None, "hints": [],
+                                   "warnings": [], "selected": None}, buffers=buffers)
+    session._on_iopub_message_received(_iopub("execute_input", "run-2", code="y = 1"))
+    session.client._on_pushed("run-2", packed)  # decoded a chunk per event-loop turn, from the next one
+    session._on_iopub_message_received(_iopub("status", "run-2", execution_state="idle"))  # idle first this time
+    qtbot.waitUntil(lambda: len(events) == 4)
+    assert events[2:] == ["namespace 8", "finished run-2"]  # shown once, when taken
+    session.shutdown()
