@@ -104,7 +104,7 @@ def bench_run_to_updated(runs: int = 50) -> list[Row]:
     """`a = N` from the run queue to the inspector showing N: pushed reply vs asked, interleaved in blocks."""
     from explorer import protocol
 
-    win = Window()
+    win = Window(freeze=True)  # as the app is a few seconds after its start
     try:
         default, asked = win.session.client.push, _counting_after_runs(win)
         times: dict[bool, list[float]] = {True: [], False: []}
@@ -152,7 +152,7 @@ def f5_rebound_ms(win: Window, push: bool, default: Any, stamp: int) -> float:
 
 def bench_f5_rebound(runs: int = 9) -> list[Row]:
     """Issue 25 goal 1: F5 of a script that re-binds 3,000 variables, to the inspector model complete (real window)."""
-    win = Window()
+    win = Window(freeze=True)  # as the app is a few seconds after its start
     try:
         default = win.session.client.push
         f5_rebound_ms(win, True, default, 0)  # the first run: every name new
