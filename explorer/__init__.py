@@ -6,7 +6,7 @@ comm target) that the window and the CLI talk to; see :mod:`explorer.protocol`.
 
 from typing import Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def load_ipython_extension(shell: Any) -> None:
