@@ -164,7 +164,7 @@ def test_grad_shows_its_value_when_small(qapp) -> None:
 
 def test_ten_thousand_changed_rows_go_a_slice_per_turn(qtbot) -> None:
     """A 10,000-variable re-run is applied a slice per event-loop turn, one repaint per slice."""
-    from explorer.ui.inspector.inspector_model import CHUNK_ROWS
+    from explorer.ui.inspector.inspector_model import SWAP_ROWS
 
     model = InspectorModel()
     _shown(model, _full([_var(f"v{i}") for i in range(10_000)]))
@@ -172,10 +172,10 @@ def test_ten_thousand_changed_rows_go_a_slice_per_turn(qtbot) -> None:
     spy = _Spy(model)
     changes = {f"v{i}": {"status": "changed", "through": None} for i in range(10_000)}
     model.apply_snapshot(_delta(2, [_var(f"v{i}", (3,)) for i in range(10_000)], changes=changes))
-    assert spy.changed == 1 and len(spy.rows) == CHUNK_ROWS  # the first slice now, the rest later
+    assert spy.changed == 1 and len(spy.rows) == SWAP_ROWS  # the first slice now, the rest later
     assert model.variable("v9999")["shape"] == [3]  # the newest VAR is known at once all the same
     qtbot.waitUntil(lambda: len(spy.rows) == 10_000)
-    assert spy.changed == -(-10_000 // CHUNK_ROWS) and spy.resets == 0
+    assert spy.changed == -(-10_000 // SWAP_ROWS) and spy.resets == 0
     assert model.index(9999, model.column_of("shape")).data() == "[3]"
 
 
