@@ -220,3 +220,23 @@ def test_a_short_script_leaves_the_step_panel_room_for_every_row(qtbot) -> None:
     # both variables' two lines (and the titles) fit, where four lines showed only t
     qtbot.waitUntil(lambda: window.step_panel._max_lines > PRESENTATION_STEP_LINES)
     window.layout_.set_presentation(False)
+
+
+def test_the_frozen_names_show_only_while_the_table_is_scrolled_sideways(qtbot) -> None:
+    from tests.ui.fakes import var
+
+    model, view = _inspector(qtbot, width=360)
+    names = [f"tensor_{i}" for i in range(40)]
+    _show(qtbot, model, [var(n, shape=[2, 3], dtype="float32", device="cpu", strides=[3, 1]) for n in names], 1)
+    tree, frozen = view.tree, view.frozen
+    bar = tree.horizontalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    assert not frozen.isVisible()  # over an unscrolled table it would show what the table shows, and lay out rows
+    view.select(names[30])  # chosen while hidden
+    qtbot.waitUntil(lambda: tree.verticalScrollBar().value() > 0)
+    bar.setValue(bar.maximum())
+    assert frozen.isVisible()
+    qtbot.waitUntil(lambda: [i.data() for i in frozen.selectionModel().selectedRows()] == [names[30]])
+    qtbot.waitUntil(lambda: frozen.verticalScrollBar().value() == tree.verticalScrollBar().value())
+    bar.setValue(0)
+    assert not frozen.isVisible()

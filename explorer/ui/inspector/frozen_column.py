@@ -2,7 +2,7 @@
 
 A second tree view over the same model (as the tree has it) shows only the first
 column and lies on top of the main tree's first column (Qt's "frozen column"
-pattern). Vertical scrolling, the selection, expanding and collapsing, and the column's width
+pattern), while the tree is scrolled sideways. Vertical scrolling, the selection, expanding and collapsing, and the column's width
 follow the main tree both ways, so the two read as one table; the main tree keeps
 the keyboard focus.
 """
@@ -118,8 +118,19 @@ class FrozenColumnView(QTreeView):
         self._place_timer.setInterval(0)
         self._place_timer.timeout.connect(self.place)
         tree.viewport().installEventFilter(self)
+        # Only while the tree is scrolled sideways: over an unscrolled tree it would show what the tree shows, and
+        # a hidden view lays out no rows (a row 10,000 down selected: one view's layout instead of two).
+        tree.horizontalScrollBar().valueChanged.connect(self._on_tree_scrolled_sideways)
         self.place()
-        self.show()
+        self.setVisible(tree.horizontalScrollBar().value() > 0)
+
+    def _on_tree_scrolled_sideways(self, value: int) -> None:
+        if (value > 0) == self.isVisible():
+            return
+        self.setVisible(value > 0)
+        if value > 0:
+            self.place()
+            self._follow_selection()
 
     def _hide_other_columns(self) -> None:
         for section in range(1, self.model().columnCount()):
