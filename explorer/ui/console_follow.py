@@ -22,6 +22,9 @@ class ConsoleFollow(QObject):
         super().__init__(console)  # dies with the console
         control = getattr(console, "_control", None)
         self._bar: QAbstractSlider | None = control.verticalScrollBar() if control is not None else None
+        # qtconsole lets its bar scroll a page past the end (ConsoleWidget._adjust_scrollbars): at its maximum
+        # the last line is at the top of an empty view. Its end is a page before that.
+        self._page_past_end = hasattr(console, "_adjust_scrollbars")
         self._following = True
         if self._bar is None:
             return
@@ -35,8 +38,14 @@ class ConsoleFollow(QObject):
         return self._following
 
     def to_end(self) -> None:
+        """Show the newest lines at the bottom of the view."""
         if self._bar is not None:
-            self._bar.setValue(self._bar.maximum())
+            self._bar.setValue(self._end())
+
+    def _end(self) -> int:
+        assert self._bar is not None
+        bar = self._bar
+        return max(bar.minimum(), bar.maximum() - bar.pageStep()) if self._page_past_end else bar.maximum()
 
     def _on_runs_changed(self, *_args: Any) -> None:
         self._following = True
@@ -47,9 +56,9 @@ class ConsoleFollow(QObject):
         if self._following:
             self.to_end()
 
-    def _on_bar_range_changed(self, _low: int, high: int) -> None:
+    def _on_bar_range_changed(self, _low: int, _high: int) -> None:
         if self._following and self._bar is not None:
-            self._bar.setValue(high)
+            self._bar.setValue(self._end())
 
     def _on_bar_action_triggered(self, _action: int) -> None:
         # The user moved the bar (wheel, drag, page keys): follow again only once they are back at the end.
@@ -58,4 +67,4 @@ class ConsoleFollow(QObject):
 
     def _on_user_scrolled(self) -> None:
         if self._bar is not None:
-            self._following = self._bar.value() >= self._bar.maximum()
+            self._following = self._bar.value() >= self._end()

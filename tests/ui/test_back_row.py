@@ -240,3 +240,22 @@ def test_the_frozen_names_show_only_while_the_table_is_scrolled_sideways(qtbot) 
     qtbot.waitUntil(lambda: frozen.verticalScrollBar().value() == tree.verticalScrollBar().value())
     bar.setValue(0)
     assert not frozen.isVisible()
+
+
+def test_qtconsoles_newest_lines_are_at_the_bottom_of_its_view_not_above_it(qtbot) -> None:
+    from qtconsole.rich_jupyter_widget import RichJupyterWidget
+
+    window = quiet_window(qtbot)
+    console = RichJupyterWidget()  # no kernel: its text and its scroll bar are what matter here
+    window.attach_console(console)
+    control = console._control
+    console._append_plain_text("".join(f"output line {i}\n" for i in range(120)) + "last line")
+    window.runs.finished.emit(None, {})
+    bar = control.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() > 0)
+    cursor = control.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    line = control.cursorRect(cursor)
+    # qtconsole's bar goes a page past the end: at its maximum the view was empty, the last line above it
+    assert line.top() >= 0 and line.bottom() <= control.viewport().height()
+    assert line.bottom() > control.viewport().height() - 3 * line.height()  # at the bottom: the view is full
