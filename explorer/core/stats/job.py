@@ -143,7 +143,7 @@ class StatsJob:
         for block in src.blocks(self._unit, step=step):
             self._check()
             counts += src.ops.bin_counts(src.ops.work(block), lo, hi, nb, clean)
-            done += _length(block) * step
+            done += math.prod(block.shape) * step
             self._progress = 0.7 + 0.3 * min(done / max(src.numel, 1), 1.0)
         if src.implicit_zeros and step == 1:
             counts[min(int((0.0 - lo) * nb / (hi - lo)), nb - 1)] += src.implicit_zeros
@@ -295,7 +295,8 @@ class _Source:
         self.notes: list[str] = []  # codes of NOTES
 
     def blocks(self, unit: int, step: int) -> Iterator[Any]:
-        """1-d blocks covering the data, or (step > 1) about 1/step of it in evenly spread runs."""
+        """1-d blocks covering the data, or (step > 1) about 1/step of it in evenly spread runs
+        (2-d blocks of runs where the data is dense)."""
         flat = self.ops.dense_flat(self.data)
         if step == 1:
             yield from _pieces(self.data, unit) if flat is None else _pieces(flat, unit)
@@ -308,7 +309,7 @@ class _Source:
         view = self.ops.runs(flat, runs, HIST_SEGMENT, HIST_SEGMENT * step)
         rows = max(1, unit // HIST_SEGMENT)
         for i in range(0, runs, rows):
-            yield view[i : i + rows].reshape(-1)
+            yield view[i : i + rows]  # 2-d: the histogram reads the runs where they are
 
 
 def _source(value: Any) -> _Source:
