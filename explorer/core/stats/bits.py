@@ -181,6 +181,9 @@ class TorchBits:
     def __init__(self, torch: Any) -> None:
         self.torch = torch
         self._int_t = {4: torch.int32, 8: torch.int64}
+        # The sign bit and the magnitude bits as 0-d tensors: a Python int operand costs more per call.
+        self._bits = {size: (torch.tensor(WIDTHS[size].smin, dtype=t), torch.tensor(WIDTHS[size].smax, dtype=t))
+                      for size, t in self._int_t.items()}
         self._scratch: Any = None
         self._keys: Any = None
 
@@ -198,7 +201,7 @@ class TorchBits:
     def unsigned_minmax(self, x: Any) -> tuple[int, int]:
         size = x.element_size()
         v, smin = x.view(self._int_t[size]), WIDTHS[size].smin
-        lo, hi = self.torch.aminmax(self.torch.bitwise_xor(v, smin, out=self._out(v)))  # signed order = unsigned
+        lo, hi = self.torch.aminmax(self.torch.bitwise_xor(v, self._bits[size][0], out=self._out(v)))  # signed order = unsigned
         return int(lo) - smin, int(hi) - smin
 
     def magnitude_minmax(self, x: Any) -> tuple[int, int, _Width]:
@@ -208,7 +211,7 @@ class TorchBits:
         """The magnitude bits ``x & 0x7f..f`` of block *x*, in the scratch block (kept for the zero count)."""
         size = x.element_size()
         v = x.view(self._int_t[size])
-        self._keys = self.torch.bitwise_and(v, WIDTHS[size].smax, out=self._out(v))
+        self._keys = self.torch.bitwise_and(v, self._bits[size][1], out=self._out(v))
         return self._keys
 
     def keys_minmax(self, keys: Any) -> tuple[int, int, _Width]:

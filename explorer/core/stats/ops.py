@@ -117,7 +117,7 @@ class TorchOps:
     cpu_fast_path = True
 
     def _on_cpu(self, x: Any) -> bool:
-        return self.cpu_fast_path and x.device.type == "cpu"
+        return self.cpu_fast_path and x.is_cpu
 
     dense_flat = staticmethod(lambda t: torch_dense_flat(t))
 
