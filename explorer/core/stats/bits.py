@@ -16,7 +16,7 @@ by magnitude, after them all.  So:
   reduction over the magnitude bits ``x & 0x7f..f``: its min is 0 exactly when a
   block holds a zero of either sign, and its max ``M`` proves the block cannot move
   the min/max found so far when ``-M >= lo`` and ``M <= hi``; a side it may move is
-  settled by the signed (and, rarely, unsigned) min/max.
+  settled by one float min/max (exact: the block is known to be free of NaN by then).
 
 A NaN has the largest magnitude of its sign, so a block holds a NaN exactly when
 its min or max comes out NaN; the caller then splits the non-finite values off.
@@ -110,16 +110,11 @@ class BitScanner:
         lo_settled, hi_settled = -m >= lo_now, m <= hi_now
         if lo_settled and hi_settled:
             return -m, m, zeros, False
-        x = signed()
-        imin, imax = backend.minmax(x)[:2]
-        if imin >= 0 or imax < 0:  # one sign after all
+        lo, hi = backend.float_minmax(signed())  # one float reduction: the block is finite here
+        if lo >= 0 or hi <= 0:  # one sign after all
             self.magnitude = False
-            lo, hi = (imin, imax) if imin >= 0 else (imax, imin)
-            return w.to_float(lo) + 0.0, w.to_float(hi) + 0.0, zeros, True
-        hi = w.to_float(imax)
-        if hi < m:  # the largest magnitude belongs to a negative value
-            return -m, hi, zeros, True
-        return (lo_now if lo_settled else w.to_float(backend.unsigned_minmax(x)[1]) + 0.0), hi, zeros, True
+            return lo + 0.0, hi + 0.0, zeros, True
+        return (lo_now if lo_settled else lo + 0.0), hi, zeros, True
 
     def _exact(self, x: Any) -> tuple[float, float, int, bool]:
         backend = self.backend
@@ -157,6 +152,10 @@ class NumpyBits:
     def unsigned_minmax(self, a: np.ndarray) -> tuple[int, int]:
         u = a.view(WIDTHS[a.itemsize].unsigned_t)
         return int(u.min()), int(u.max())
+
+    @staticmethod
+    def float_minmax(a: np.ndarray) -> tuple[float, float]:
+        return float(a.min()), float(a.max())
 
     def magnitude_minmax(self, a: np.ndarray) -> tuple[int, int, _Width]:
         v, w = self._signed(a)
@@ -206,6 +205,10 @@ class TorchBits:
 
     def magnitude_minmax(self, x: Any) -> tuple[int, int, _Width]:
         return self.keys_minmax(self.magnitudes(x))
+
+    def float_minmax(self, x: Any) -> tuple[float, float]:
+        lo, hi = self.torch.aminmax(x)
+        return float(lo), float(hi)
 
     def magnitudes(self, x: Any) -> Any:
         """The magnitude bits ``x & 0x7f..f`` of block *x*, in the scratch block (kept for the zero count)."""
