@@ -16,7 +16,7 @@ by magnitude, after them all.  So:
   reduction over the magnitude bits ``x & 0x7f..f``: its min is 0 exactly when a
   block holds a zero of either sign, and its max ``M`` proves the block cannot move
   the min/max found so far when ``-M >= lo`` and ``M <= hi``; a side it may move is
-  settled by the signed (and, rarely, unsigned) min/max.
+  settled by one float min/max (exact: the block is known to be free of NaN by then).
 
 A NaN has the largest magnitude of its sign, so a block holds a NaN exactly when
 its min or max comes out NaN; the caller then splits the non-finite values off.
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -79,62 +80,58 @@ class BitScanner:
         self.backend = backend
         self.magnitude = False
 
-    def scan(self, x: Any, lo_now: float, hi_now: float, count: bool = True) -> tuple[float, float, int, bool]:
+    def scan(self, x: Any, lo_now: float, hi_now: float) -> tuple[float, float, int, bool]:
         """``(lo, hi, zeros, exact)`` of float block *x*, given the min/max so far.
 
         A NaN/Inf in *x* makes ``lo`` or ``hi`` non-finite (and the rest meaningless).
         When *exact* is False, ``lo``/``hi`` are only bounds (``-M``/``M``) and the
         block provably leaves ``lo_now``/``hi_now`` as they are; when True, ``lo``
         and ``hi`` may still be ``lo_now``/``hi_now`` where the block provably cannot
-        go beyond them.  With *count* False zeros are not counted (``zeros`` is 0).
+        go beyond them.
         """
         if self.magnitude:
-            return self._magnitude(x, lo_now, hi_now, count)
-        return self._exact(x, count)
+            return self._magnitude(x, lo_now, hi_now)
+        return self._exact(x)
 
-    def _magnitude(self, x: Any, lo_now: float, hi_now: float, count: bool) -> tuple[float, float, int, bool]:
+    def _magnitude(self, x: Any, lo_now: float, hi_now: float) -> tuple[float, float, int, bool]:
         """One reduction over ``|x|``; the signed bits only for a side the bound ``M`` cannot settle."""
+        kmin, kmax, w = self.backend.magnitude_minmax(x)
+        return self.from_magnitudes(kmin, kmax, w, lo_now, hi_now, lambda: x)
+
+    def from_magnitudes(self, kmin: int, kmax: int, w: _Width, lo_now: float, hi_now: float,
+                        signed: Callable[[], Any]) -> tuple[float, float, int, bool]:
+        """The scan of a block, given the min/max of its magnitude bits (the backend's last ones);
+        ``signed()`` gives the block itself, read only for a side the bound ``M`` cannot settle."""
         backend = self.backend
-        kmin, kmax, w = backend.magnitude_minmax(x)
         m = w.to_float(kmax)
         if not math.isfinite(m):  # NaN or Inf: the caller splits them off and scans again
             return -m, m, 0, True
-        zeros = backend.count_zero_magnitudes() if count and kmin == 0 else 0
+        zeros = backend.count_zero_magnitudes() if kmin == 0 else 0
         lo_settled, hi_settled = -m >= lo_now, m <= hi_now
         if lo_settled and hi_settled:
             return -m, m, zeros, False
-        imin, imax = backend.minmax(x)[:2]
-        if imin >= 0 or imax < 0:  # one sign after all
+        lo, hi = backend.float_minmax(signed())  # one float reduction: the block is finite here
+        if lo >= 0 or hi <= 0:  # one sign after all
             self.magnitude = False
-            lo, hi = (imin, imax) if imin >= 0 else (imax, imin)
-            return w.to_float(lo) + 0.0, w.to_float(hi) + 0.0, zeros, True
-        hi = w.to_float(imax)
-        if hi < m:  # the largest magnitude belongs to a negative value
-            return -m, hi, zeros, True
-        return (lo_now if lo_settled else w.to_float(backend.unsigned_minmax(x)[1]) + 0.0), hi, zeros, True
+            return lo + 0.0, hi + 0.0, zeros, True
+        return (lo_now if lo_settled else lo + 0.0), hi, zeros, True
 
-    def _exact(self, x: Any, count: bool) -> tuple[float, float, int, bool]:
+    def _exact(self, x: Any) -> tuple[float, float, int, bool]:
         backend = self.backend
         imin, imax, w = backend.minmax(x)
         if imin >= 0:  # no sign bit anywhere
             self.magnitude = False
-            zeros = backend.count_zeros(x, True, False) if count and imin == 0 else 0
+            zeros = backend.count_zeros(x, True, False) if imin == 0 else 0
             return w.to_float(imin), w.to_float(imax), zeros, True
         if imax < 0:  # every value has the sign bit
             self.magnitude = False
-            zeros = backend.count_zeros(x, False, True) if count and imin == w.smin else 0
+            zeros = backend.count_zeros(x, False, True) if imin == w.smin else 0
             return w.to_float(imax) + 0.0, w.to_float(imin) + 0.0, zeros, True
         umin, umax = backend.unsigned_minmax(x)
         self.magnitude = True
         plus, minus = umin == 0, imin == w.smin
-        zeros = backend.count_zeros(x, plus, minus) if count and (plus or minus) else 0
+        zeros = backend.count_zeros(x, plus, minus) if plus or minus else 0
         return w.to_float(umax) + 0.0, w.to_float(imax), zeros, True
-
-    def min_magnitude(self, x: Any) -> tuple[float, int]:
-        """The smallest ``|x|`` of block *x* (NaN and Inf have the largest magnitudes, so never
-        win) and how many zeros (of either sign) *x* holds."""
-        kmin, _, w = self.backend.magnitude_minmax(x)
-        return w.to_float(kmin), (self.backend.count_zero_magnitudes() if kmin == 0 else 0)
 
 
 class NumpyBits:
@@ -155,6 +152,10 @@ class NumpyBits:
     def unsigned_minmax(self, a: np.ndarray) -> tuple[int, int]:
         u = a.view(WIDTHS[a.itemsize].unsigned_t)
         return int(u.min()), int(u.max())
+
+    @staticmethod
+    def float_minmax(a: np.ndarray) -> tuple[float, float]:
+        return float(a.min()), float(a.max())
 
     def magnitude_minmax(self, a: np.ndarray) -> tuple[int, int, _Width]:
         v, w = self._signed(a)
@@ -179,6 +180,9 @@ class TorchBits:
     def __init__(self, torch: Any) -> None:
         self.torch = torch
         self._int_t = {4: torch.int32, 8: torch.int64}
+        # The sign bit and the magnitude bits as 0-d tensors: a Python int operand costs more per call.
+        self._bits = {size: (torch.tensor(WIDTHS[size].smin, dtype=t), torch.tensor(WIDTHS[size].smax, dtype=t))
+                      for size, t in self._int_t.items()}
         self._scratch: Any = None
         self._keys: Any = None
 
@@ -196,15 +200,26 @@ class TorchBits:
     def unsigned_minmax(self, x: Any) -> tuple[int, int]:
         size = x.element_size()
         v, smin = x.view(self._int_t[size]), WIDTHS[size].smin
-        lo, hi = self.torch.aminmax(self.torch.bitwise_xor(v, smin, out=self._out(v)))  # signed order = unsigned
+        lo, hi = self.torch.aminmax(self.torch.bitwise_xor(v, self._bits[size][0], out=self._out(v)))  # signed order = unsigned
         return int(lo) - smin, int(hi) - smin
 
     def magnitude_minmax(self, x: Any) -> tuple[int, int, _Width]:
+        return self.keys_minmax(self.magnitudes(x))
+
+    def float_minmax(self, x: Any) -> tuple[float, float]:
+        lo, hi = self.torch.aminmax(x)
+        return float(lo), float(hi)
+
+    def magnitudes(self, x: Any) -> Any:
+        """The magnitude bits ``x & 0x7f..f`` of block *x*, in the scratch block (kept for the zero count)."""
         size = x.element_size()
-        v, w = x.view(self._int_t[size]), WIDTHS[size]
-        self._keys = keys = self.torch.bitwise_and(v, w.smax, out=self._out(v))
+        v = x.view(self._int_t[size])
+        self._keys = self.torch.bitwise_and(v, self._bits[size][1], out=self._out(v))
+        return self._keys
+
+    def keys_minmax(self, keys: Any) -> tuple[int, int, _Width]:
         lo, hi = self.torch.aminmax(keys)
-        return int(lo), int(hi), w
+        return int(lo), int(hi), WIDTHS[keys.element_size()]
 
     def count_zero_magnitudes(self) -> int:
         return self._keys.shape[0] - int(self.torch.count_nonzero(self._keys))
