@@ -84,11 +84,8 @@ class KernelSession(QObject):
         # Exists before the kernel: requests made meanwhile (files named at start) wait for the handshake.
         self.client = ExplorerClient(None, "en", self)
         self.client.ready.connect(self._on_client_ready)
-        self.client.problem.connect(self.problem)
-        self.client.paused.connect(self.paused)
-        self.client.resumed.connect(self.resumed)
-        self.client.input_requested.connect(self.input_requested)
-        self.client.watch_sampled.connect(self.watch_sampled)
+        for name in ("problem", "paused", "resumed", "input_requested", "watch_sampled"):  # passed on as they are
+            getattr(self.client, name).connect(getattr(self, name))
         self.client.push_decoded.connect(self._on_client_push_decoded)
         # Each run's AfterRun (as _finish_run would ask it) comes unasked as the run ends: one round trip less.
         self.client.push = protocol.PushAfterRun(overlaps=False, delta=True)
@@ -388,8 +385,7 @@ class KernelSession(QObject):
         self.ask(request, lambda reply: self._on_after_run_replied(run, reply))
 
     def _on_client_push_decoded(self, msg_id: str, reply: protocol.Reply[protocol.AfterRunReply]) -> None:
-        """A run's pushed reply is decoded: its variables are shown now, while the kernel still tidies up after
-        the reply (the run itself ends at its idle: a run sent before it would be aborted after an error)."""
+        """Shown at once; the run ends at its idle (ipykernel aborts a run sent before the idle of one that failed)."""
         if msg_id in self._runs and reply.ok and reply.result:
             self._shown.add(msg_id)
             self._show_namespace(reply.result)
@@ -412,8 +408,7 @@ class KernelSession(QObject):
                                 "warnings": result.get("warnings") or [], "problem": None})
 
     def _forget_runs(self, why: str) -> None:
-        self._runs.clear()
-        self._shown.clear()
+        self._runs, self._shown = {}, set()
         self._mine.clear()
         self.client.fail_all(why)
         self.client.forget_kernel()
@@ -443,8 +438,7 @@ class KernelSession(QObject):
         if self._reconnecting:
             return  # restart() and the manager's kernel_restarted signal both arrive here
         self._reconnecting = True
-        self._runs.clear()
-        self._shown.clear()
+        self._runs, self._shown = {}, set()
         self._iopub_seen = False
         self._pings.clear()
         if self._kernel is not None:
