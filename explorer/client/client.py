@@ -179,6 +179,7 @@ class ExplorerClient(QObject):
         push = self._pushes[msg_id] = _Push()
         while len(self._pushes) > MAX_PUSHES:
             self._pushes.pop(next(iter(self._pushes)))
+
         def decoded(reply: protocol.Reply[Any]) -> None:
             push.done(reply)
             self.push_decoded.emit(msg_id, reply)

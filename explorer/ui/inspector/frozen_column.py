@@ -2,9 +2,9 @@
 
 A second tree view over the same model (as the tree has it) shows only the first
 column and lies on top of the main tree's first column (Qt's "frozen column"
-pattern), while the tree is scrolled sideways. Vertical scrolling, the selection, expanding and collapsing, and the column's width
-follow the main tree both ways, so the two read as one table; the main tree keeps
-the keyboard focus.
+pattern), while the tree is scrolled sideways. Vertical scrolling, the selection,
+expanding and collapsing, and the column's width follow the main tree both ways, so
+the two read as one table; the main tree keeps the keyboard focus.
 """
 
 from __future__ import annotations
