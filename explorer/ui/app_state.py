@@ -59,6 +59,14 @@ class AppState(QObject):
         self.generation += 1
         self.selection_changed.emit(self._selection)
 
+    def amend(self, var: protocol.Var) -> None:
+        """The selected variable's VAR grew facts (its overlaps came): the selection holds them too.
+
+        Not a new selection: nothing is emitted, and requests made for it stay current.
+        """
+        if self._selection is not None and var["name"] == self._selection["name"]:
+            self._selection = var.copy()
+
     def is_current(self, generation: int) -> bool:
         """Whether a request made under *generation* still answers the selection shown."""
         return generation == self.generation

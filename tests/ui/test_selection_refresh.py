@@ -78,3 +78,22 @@ def test_every_detail_view_follows_the_selection_through_one_base(qtbot) -> None
     asked = {"graph", "image", "memory_map", "stats_start", "values"}  # each view its own request, for "t"
     qtbot.waitUntil(lambda: asked <= set(source.methods()))
     assert all(getattr(r, "name", "t") == "t" for r in source.requests)
+
+
+def test_the_selections_overlaps_are_the_models_and_the_selections_alike(qtbot) -> None:
+    t = torch.arange(6.0)
+    source, state = InProcessSource({"t": t, "head": t[:3], "other": torch.ones(2)}), AppState()
+    model = InspectorModel()
+    inspector = InspectorView(model, source, state)
+    qtbot.addWidget(inspector)
+    inspector.apply_snapshot(_after_run(qtbot, source))
+    assert model.variable("head")["overlaps"] is None  # a run's snapshot leaves them to the selection
+    repainted: list[int] = []
+    model.dataChanged.connect(lambda top_left, _bottom_right, *_roles: repainted.append(top_left.row()))
+    generation = state.generation
+    inspector.select("head")
+    qtbot.waitUntil(lambda: model.variable("head")["overlaps"] is not None)
+    assert model.variable("head")["overlaps"] == ["t"]
+    assert state.selection is not None and state.selection["overlaps"] == ["t"]  # one owner: the copy agrees
+    assert state.generation == generation + 1  # the overlaps amended the selection, they did not select again
+    assert model.index_of("head").row() in repainted

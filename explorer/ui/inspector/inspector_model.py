@@ -58,8 +58,7 @@ Index = QModelIndex | QPersistentModelIndex
 VAR_ROLE = Qt.ItemDataRole.UserRole + 1
 # Rows built per event-loop turn when a snapshot is large (a 10,000-variable run).
 CHUNK_ROWS = 1500
-# Changed rows swapped per turn (a VAR into its row: cheaper than building one). A script re-binding 3,000
-# names is one turn and one repaint: two turns cost its F5 about 17 ms more, the second one mostly repainting.
+# Changed rows swapped per turn (cheaper than building): 3,000 re-bound names are one turn and one repaint.
 SWAP_ROWS = 3000
 # Top-level rows the view gets at a time; scrolling to the end (or selecting a later row) fetches more.
 FETCH_ROWS = 1000
@@ -235,6 +234,17 @@ class InspectorModel(RowTree):
         touched = set(roles) | set(self._highlight)
         self._highlight = dict(roles)
         self._refresh_rows(touched)
+
+    def set_overlaps(self, name: str, overlaps: list[str]) -> protocol.Var | None:
+        """*name*'s overlaps came: its VAR (the one owner; the selection's copy is amended from it) and row get them."""
+        var = self.variable(name)
+        if var is not None:
+            var["overlaps"] = list(overlaps)
+            node = self._by_name.get(name)
+            if node is not None and node.var is var:
+                node.texts = None
+                self._refresh_rows({name})
+        return var
 
     # -- lookups --------------------------------------------------------------------------------
     def variables(self) -> list[protocol.Var]:

@@ -301,9 +301,9 @@ class InspectorView(QWidget):
         roles: dict[str, HighlightRole] = {rel["other"]: rel["role"] for rel in result["relations"]}
         roles[name] = "selected"
         self.model.set_highlight(roles)
-        stored = self.model.variable(name)
+        stored = self.model.set_overlaps(name, result["overlaps"])
         if stored is not None:
-            stored["overlaps"] = list(result["overlaps"])
+            self.app_state.amend(stored)
         hint = stored["copy_hint"] if stored is not None else None
         text = result["sentence"]
         self.relation.setText(f"{text} · {hint}" if hint and not result["relations"] else text)
