@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QAbstractSlider, QWidget
 
 from explorer.lessons import LESSONS
 from tests.ui.quiet_window import quiet_window
+from tests.waits import scaled_ms
 
 
 def test_lessons_menu_items_carry_the_number_that_lesson_07_names(qtbot) -> None:
@@ -42,7 +43,7 @@ def _inspector(qtbot, width: int = 900, height: int = 400):
 
 
 def _show(qtbot, model, variables, seq) -> None:
-    with qtbot.waitSignal(model.modelReset, timeout=10_000):
+    with qtbot.waitSignal(model.modelReset, timeout=scaled_ms(10_000)):
         model.apply_snapshot({"full": True, "seq": seq, "variables": variables, "removed": [], "order": None,
                               "changes": {v["name"]: {"status": "new"} for v in variables}})
 

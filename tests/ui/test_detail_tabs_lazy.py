@@ -19,6 +19,7 @@ from explorer.ui.app_state import AppState
 from explorer.ui.detail_tabs_widget import DetailTabsWidget
 from tests.ui.fakes import InProcessSource
 from tests.ui.fakes import var as fake_var
+from tests.waits import scaled_ms
 
 
 class _ReadySource(InProcessSource, QObject):
@@ -65,7 +66,7 @@ def test_a_selection_before_the_handshake_builds_the_shown_view(qtbot) -> None:
 def test_without_a_handshake_the_shown_view_comes_after_the_fallback_delay(qtbot, monkeypatch) -> None:
     tabs, _state = _shown_tabs(qtbot, InProcessSource({}))  # no ready signal at all
     assert tabs.built() == []
-    qtbot.waitUntil(lambda: tabs.built() == ["image"], timeout=10_000)
+    qtbot.waitUntil(lambda: tabs.built() == ["image"], timeout=scaled_ms(10_000))
 
 
 def test_the_import_runs_off_the_gui_thread_and_the_view_is_made_on_it(qtbot, monkeypatch) -> None:

@@ -20,6 +20,7 @@ from explorer.ui.editor.calltip import from_docstring, parse_inspection
 from explorer.ui.editor.code_editor_widget import CodeEditorWidget
 from explorer.ui.editor.completion_context import callee, completion_context, kernel_may_inspect
 from tests.ui.editor_helpers import focused_editor
+from tests.waits import scaled_ms
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 TENSOR = ["abs", "add", "real", "reshape", "reshape_as", "sum", "view"]
@@ -75,7 +76,7 @@ def editor(qtbot, kernel) -> CodeEditorWidget:
 
 def popup_after_dot(qtbot, editor: CodeEditorWidget, text: str) -> str:
     """Type *text* (ending in a dot, or a dot and a name) and wait for the list; returns who answered."""
-    with qtbot.waitSignal(editor.completion.shown, timeout=30_000) as shown:
+    with qtbot.waitSignal(editor.completion.shown, timeout=scaled_ms(30_000)) as shown:
         qtbot.keyClicks(editor, text)
     return shown.args[0]
 
@@ -113,7 +114,7 @@ def test_return_after_a_name_typed_in_full_is_a_new_line(qtbot, editor) -> None:
 
 def test_ctrl_space_completes_a_name_and_typing_on_closes_the_list_at_a_non_name(qtbot, editor, kernel) -> None:
     qtbot.keyClicks(editor, "re")
-    with qtbot.waitSignal(editor.completion.shown, timeout=5000):
+    with qtbot.waitSignal(editor.completion.shown, timeout=scaled_ms(5000)):
         qtbot.keyClick(editor, Qt.Key.Key_Space, CTRL)
     assert kernel.asked == [("complete", "re")]
     qtbot.keyClicks(editor, "(")
@@ -124,7 +125,7 @@ def test_tab_after_a_name_completes_and_tab_in_indentation_indents(qtbot, editor
     qtbot.keyClick(editor, Qt.Key.Key_Tab)
     assert editor.toPlainText() == "    " and kernel.asked == []
     qtbot.keyClicks(editor, "t.vi")
-    with qtbot.waitSignal(editor.completion.shown, timeout=5000):
+    with qtbot.waitSignal(editor.completion.shown, timeout=scaled_ms(5000)):
         qtbot.keyClick(editor, Qt.Key.Key_Tab)
     qtbot.keyClick(editor, Qt.Key.Key_Tab)
     assert editor.toPlainText() == "    t.view"
@@ -135,7 +136,7 @@ def test_an_answer_that_comes_after_the_user_typed_on_is_dropped(qtbot, editor, 
     qtbot.keyClicks(editor, "t.")
     qtbot.keyClick(editor, Qt.Key.Key_Space, CTRL)  # asked now, answered in 300 ms
     qtbot.keyClicks(editor, " ")  # typed on before the answer
-    qtbot.waitUntil(lambda: kernel.answered >= 1, timeout=5000)
+    qtbot.waitUntil(lambda: kernel.answered >= 1, timeout=scaled_ms(5000))
     QApplication.processEvents()
     assert not editor.completion.popup.isVisible()
 
@@ -187,7 +188,7 @@ def test_the_list_grows_with_the_editors_font(qtbot, editor) -> None:
 def test_an_open_paren_after_a_name_shows_its_signature_and_first_docstring_line(qtbot, editor, kernel) -> None:
     editor.setPlainText("import torch\n")
     editor.moveCursor(editor.textCursor().MoveOperation.End)
-    with qtbot.waitSignal(editor.completion.calltip_shown, timeout=5000) as shown:
+    with qtbot.waitSignal(editor.completion.calltip_shown, timeout=scaled_ms(5000)) as shown:
         qtbot.keyClicks(editor, "x = torch.zeros(")
     assert shown.args == ["kernel"] and ("inspect", "torch.zeros") in kernel.asked
     tip = editor.completion.calltip
@@ -203,7 +204,7 @@ def test_an_open_paren_after_a_name_shows_its_signature_and_first_docstring_line
 def test_esc_closes_the_calltip(qtbot, editor) -> None:
     editor.setPlainText("import torch\n")
     editor.moveCursor(editor.textCursor().MoveOperation.End)
-    with qtbot.waitSignal(editor.completion.calltip_shown, timeout=5000):
+    with qtbot.waitSignal(editor.completion.calltip_shown, timeout=scaled_ms(5000)):
         qtbot.keyClicks(editor, "torch.zeros(")
     qtbot.keyClick(editor, Qt.Key.Key_Escape)
     assert not editor.completion.calltip.isVisible()
@@ -213,7 +214,7 @@ def test_a_busy_kernel_gives_the_calltip_from_the_scripts_text(qtbot, editor, ke
     kernel.busy = True
     editor.setPlainText('def add(a, b=2):\n    """Add two numbers.\n\n    More here."""\n    return a + b\n\n')
     editor.moveCursor(editor.textCursor().MoveOperation.End)
-    with qtbot.waitSignal(editor.completion.calltip_shown, timeout=30_000) as shown:
+    with qtbot.waitSignal(editor.completion.calltip_shown, timeout=scaled_ms(30_000)) as shown:
         qtbot.keyClicks(editor, "add(")
     assert shown.args == ["static"]
     assert editor.completion.calltip.signature == "add(a, b=2)"
@@ -252,7 +253,7 @@ def test_a_method_of_the_users_object_gets_its_calltip_from_the_text(qtbot, edit
     editor.setPlainText("class Box:\n    def put(self, item, twice=False):\n        '''Put item in the box.'''\n\n"
                         "box = Box()\n")
     editor.moveCursor(editor.textCursor().MoveOperation.End)
-    with qtbot.waitSignal(editor.completion.calltip_shown, timeout=30_000) as shown:
+    with qtbot.waitSignal(editor.completion.calltip_shown, timeout=scaled_ms(30_000)) as shown:
         qtbot.keyClicks(editor, "box.put(")
     assert shown.args == ["static"] and kernel.asked == []
     assert editor.completion.calltip.signature == "put(item, twice=False)"

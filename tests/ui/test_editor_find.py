@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow
 
 from explorer.ui.editor.code_editor_widget import CodeEditorWidget
 from tests.ui.editor_helpers import focused_editor
+from tests.waits import scaled_ms
 
 CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
 CODE = "total = 0\nfor value in values:\n    total += value\nprint(Total, total)\n"
@@ -145,7 +146,7 @@ def test_ctrl_h_replaces_one_match_then_all_in_one_undo_step(qtbot, editor) -> N
     qtbot.keyClick(bar.replace_edit, Qt.Key.Key_Return, CTRL | Qt.KeyboardModifier.AltModifier)  # Replace All
     assert editor.toPlainText() == "sum_ = 0\nfor value in values:\n    sum_ += value\nprint(Total, sum_)\n"
     assert bar.count_text() == "2 replaced"
-    qtbot.waitUntil(lambda: not bar.recount_pending(), timeout=5000)
+    qtbot.waitUntil(lambda: not bar.recount_pending(), timeout=scaled_ms(5000))
     assert bar.count_text() == "2 replaced"  # a recount after the edits does not hide it
     editor.undo()  # Replace All was one step; the single replace before it another
     assert editor.toPlainText() == "sum_ = 0\nfor value in values:\n    total += value\nprint(Total, total)\n"

@@ -14,6 +14,7 @@ from explorer import protocol
 from explorer.ui.error_card_view import ErrorCardView, rich_text
 from tests.core.test_errors_cells import CELL, raise_in_cell
 from tests.ui.fakes import InProcessSource
+from tests.waits import scaled_ms
 
 MATMUL = "a = torch.randn(4, 3)\nb = torch.randn(4, 5)\nc = a @ b"
 
@@ -79,7 +80,7 @@ def test_copy_puts_the_fix_on_the_clipboard(qtbot, card, monkeypatch) -> None:
     card.show_error(_explained(MATMUL, monkeypatch))
     QGuiApplication.clipboard().setText("something else")
     button = card.findChild(QPushButton, "copyFix")
-    with qtbot.waitSignal(card.fix_copied, timeout=2000) as blocker:
+    with qtbot.waitSignal(card.fix_copied, timeout=scaled_ms(2000)) as blocker:
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert blocker.args == [card.fix_text()]
     assert QGuiApplication.clipboard().text() == card.fix_text()
@@ -90,7 +91,7 @@ def test_line_link_emits_line_activated(qtbot, card, monkeypatch) -> None:
     card.show_error(_explained(MATMUL, monkeypatch))
     link = card.findChild(QPushButton, "lineLink")
     assert link.isVisible() and link.text() == "line 3"
-    with qtbot.waitSignal(card.line_activated, timeout=2000) as blocker:
+    with qtbot.waitSignal(card.line_activated, timeout=scaled_ms(2000)) as blocker:
         qtbot.mouseClick(link, Qt.MouseButton.LeftButton)
     assert blocker.args == [3]
 
@@ -129,11 +130,11 @@ def test_hint_cards_with_line_link_and_copy(qtbot, card) -> None:
     assert card.hint_titles() == [h["title"] for h in hints]
     links = [b for b in card.findChildren(QPushButton) if b.text() == "line 4"]
     assert len(links) == 1
-    with qtbot.waitSignal(card.line_activated, timeout=2000) as blocker:
+    with qtbot.waitSignal(card.line_activated, timeout=scaled_ms(2000)) as blocker:
         qtbot.mouseClick(links[0], Qt.MouseButton.LeftButton)
     assert blocker.args == [4]
     copies = [b for b in card.findChildren(QPushButton) if b.text() == "Copy" and b.objectName() != "copyFix"]
-    with qtbot.waitSignal(card.fix_copied, timeout=2000) as blocker:
+    with qtbot.waitSignal(card.fix_copied, timeout=scaled_ms(2000)) as blocker:
         qtbot.mouseClick(copies[0], Qt.MouseButton.LeftButton)
     assert blocker.args == [hints[0]["fix"]]
 

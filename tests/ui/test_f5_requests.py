@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 
 from tests.client.request_spy import count_requests
 from tests.ui.window_helpers import close_window, open_window, press, type_code
+from tests.waits import scaled_ms
 
 
 def test_f5_with_a_selection_costs_one_request(qtbot) -> None:
@@ -34,10 +35,10 @@ def test_f5_with_a_selection_costs_one_request(qtbot) -> None:
 def test_code_typed_in_the_console_updates_the_inspector_without_asking(qtbot) -> None:
     window, session = open_window(qtbot)
     try:
-        qtbot.waitUntil(lambda: session.is_ready and hasattr(window.console, "execute"), timeout=30000)
+        qtbot.waitUntil(lambda: session.is_ready and hasattr(window.console, "execute"), timeout=scaled_ms(30000))
         sent = count_requests(session)
         window.console.execute("w = 7 * 6")  # as if typed in the console: another client's execution
-        qtbot.waitUntil(lambda: (window.inspector_model.variable("w") or {}).get("repr") == "42", timeout=30000)
+        qtbot.waitUntil(lambda: (window.inspector_model.variable("w") or {}).get("repr") == "42", timeout=scaled_ms(30000))
         assert "AfterRun" not in sent, sent  # the kernel pushed the run's reply
     finally:
         close_window(window, session)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLabel
 
 from explorer.client.fix_proof import not_checked, verdict
 from explorer.ui.error_card_view import ErrorCardView
+from tests.waits import scaled_ms
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 ERROR = {"type": "RuntimeError", "message": "mat1 and mat2 shapes cannot be multiplied (4x3 and 4x5)", "line": 4,
@@ -143,7 +144,7 @@ def test_the_prover_always_answers(qtbot, monkeypatch: pytest.MonkeyPatch) -> No
     runs = Runs()
     prover = fix_prover.FixProver(runs, SimpleNamespace(owns_kernel=True), lambda: "en")
     prover.enabled = True
-    with qtbot.waitSignal(prover.checked, timeout=30_000) as blocker:
+    with qtbot.waitSignal(prover.checked, timeout=scaled_ms(30_000)) as blocker:
         state = prover.check(Run("x = 1\n", 1, "file"), ERROR, "x = 1\n", None)
         assert state == {"status": "checking", "budget": 15.0}
     assert blocker.args[0]["status"] == "not_checked" and "the thread broke" in blocker.args[0]["detail"]
@@ -179,7 +180,7 @@ def test_a_new_run_makes_a_pending_verdict_stale(qtbot, monkeypatch: pytest.Monk
     runs.started.emit(Run("y = 2\n", 1, "file"))  # the learner runs again: the proof is out of date
     assert not prover.is_checking()
     release.set()
-    qtbot.waitUntil(lambda: not thread.is_alive(), timeout=30_000)
+    qtbot.waitUntil(lambda: not thread.is_alive(), timeout=scaled_ms(30_000))
     from PySide6.QtWidgets import QApplication
 
     QApplication.processEvents()  # the worker's queued answer is delivered here, if it were to be

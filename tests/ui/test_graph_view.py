@@ -13,6 +13,7 @@ from explorer.ui.app_state import AppState
 from explorer.ui.graph_view import GraphView, layered_positions
 from tests.ui.fakes import InProcessSource
 from tests.ui.fakes import var as fake_var
+from tests.waits import scaled_ms
 
 SEED = "x = torch.tensor(2.0, requires_grad=True)\ny = x * 3\nz = y * y\n"
 
@@ -43,7 +44,7 @@ def make_view(qtbot):
 
 
 def _show(qtbot, view: GraphView, var: dict | None) -> dict:
-    with qtbot.waitSignal(view.graph_shown, timeout=5000) as blocker:
+    with qtbot.waitSignal(view.graph_shown, timeout=scaled_ms(5000)) as blocker:
         view.app_state.select(var)
     return blocker.args[0]
 
@@ -126,7 +127,7 @@ def test_error_reply_is_shown(qtbot, make_view) -> None:
     view, _ = make_view(SEED)
     view.app_state.select(_var("missing"))
     message = view.findChild(QLabel, "graphMessage")
-    qtbot.waitUntil(lambda: "missing" in message.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "missing" in message.text(), timeout=scaled_ms(5000))
     assert view.node_labels() == []
 
 
@@ -136,7 +137,7 @@ def test_hidden_view_fetches_when_shown(qtbot) -> None:
     qtbot.addWidget(view)
     view.app_state.select(_var("z"))
     assert source.requests == []
-    with qtbot.waitSignal(view.graph_shown, timeout=5000):
+    with qtbot.waitSignal(view.graph_shown, timeout=scaled_ms(5000)):
         view.show()
     assert len(view.node_labels()) == 5
 
@@ -174,7 +175,7 @@ def test_big_font_makes_bigger_nodes(qtbot, make_view) -> None:
     small = view._scene.itemsBoundingRect()
     font = view.font()
     font.setPointSizeF(font.pointSizeF() * 2.5)
-    with qtbot.waitSignal(view.graph_shown, timeout=5000):
+    with qtbot.waitSignal(view.graph_shown, timeout=scaled_ms(5000)):
         view.setFont(font)  # redrawn from the last reply, without a new request
     big = view._scene.itemsBoundingRect()
     assert len(source.requests) == 1
@@ -208,12 +209,12 @@ def test_switching_to_chinese_retranslates_shown_graph(qtbot, make_view) -> None
     assert view.fit_button.text() == "Fit" and "does not require grad" in message.text()
     install_language("zh_CN")
     try:
-        qtbot.waitUntil(lambda: view.fit_button.text() == "适应窗口", timeout=5000)
-        qtbot.waitUntil(lambda: "不需要梯度" in message.text(), timeout=5000)
+        qtbot.waitUntil(lambda: view.fit_button.text() == "适应窗口", timeout=scaled_ms(5000))
+        qtbot.waitUntil(lambda: "不需要梯度" in message.text(), timeout=scaled_ms(5000))
         assert view.node_labels() == ["t"] and len(source.requests) == 1  # redrawn, not refetched
     finally:
         install_language("en")
-    qtbot.waitUntil(lambda: view.fit_button.text() == "Fit", timeout=5000)
+    qtbot.waitUntil(lambda: view.fit_button.text() == "Fit", timeout=scaled_ms(5000))
 
 
 def test_large_graph_draws_every_node_and_starts_readable(qtbot, make_view) -> None:
@@ -270,7 +271,7 @@ def test_presentation_mode_keeps_the_node_text_as_big_as_the_other_panes(qtbot, 
         view.resize(int(scene.width() * 0.6) + view.width() - view._view.viewport().width(), 900)
         qtbot.waitUntil(lambda: view._view.viewport().width() < scene.width() * 0.65)
         font.setPointSizeF(font.pointSizeF() * 1.01)
-        with qtbot.waitSignal(view.graph_shown, timeout=5000):
+        with qtbot.waitSignal(view.graph_shown, timeout=scaled_ms(5000)):
             view.setFont(font)  # redrawn and fitted again
         assert view.zoom() >= 0.8
         assert view.fontMetrics().height() * view.zoom() >= 0.8 * view.fontMetrics().height()

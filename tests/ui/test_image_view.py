@@ -14,6 +14,7 @@ from explorer.ui.app_state import AppState
 from explorer.ui.image.image_view import ImageView
 from tests.ui.fakes import InProcessSource
 from tests.ui.fakes import var as fake_var
+from tests.waits import scaled_ms
 
 
 def _var(name: str, value, kind: str = "tensor") -> dict:
@@ -35,7 +36,7 @@ def make_view(qtbot):
 
 
 def _show(qtbot, view: ImageView, var: dict | None) -> dict:
-    with qtbot.waitSignal(view.image_shown, timeout=5000) as blocker:
+    with qtbot.waitSignal(view.image_shown, timeout=scaled_ms(5000)) as blocker:
         view.app_state.select(var)
     return blocker.args[0]
 
@@ -82,7 +83,7 @@ def test_layout_override_and_channel_choice(qtbot, make_view):
     view.layout_combo.setCurrentIndex(view.layout_combo.findData("CHW"))
     qtbot.waitUntil(lambda: "choose one channel" in view._message.text())
     assert view.channel_combo.count() == 11  # All + 10 channels
-    with qtbot.waitSignal(view.image_shown, timeout=5000) as blocker:
+    with qtbot.waitSignal(view.image_shown, timeout=scaled_ms(5000)) as blocker:
         view.channel_combo.setCurrentIndex(view.channel_combo.findData(4))
     assert blocker.args[0]["channel"] == 4
     assert source.requests[-1].layout == "CHW" and source.requests[-1].channel == 4
@@ -122,7 +123,7 @@ def test_same_shape_reuses_the_image_artist(qtbot, make_view):
 def test_stale_reply_is_dropped(qtbot, make_view):
     a, b = torch.rand(3, 10, 20), torch.rand(1, 40, 50)
     view, _ = make_view({"a": a, "b": b})
-    with qtbot.waitSignal(view.image_shown, timeout=5000) as blocker:
+    with qtbot.waitSignal(view.image_shown, timeout=scaled_ms(5000)) as blocker:
         view.app_state.select(_var("a", a))  # its reply is still queued when b is selected
         view.app_state.select(_var("b", b))
     assert blocker.args[0]["true_shape"] == [1, 40, 50]
@@ -161,7 +162,7 @@ def test_hidden_view_fetches_when_shown(qtbot):
     qtbot.addWidget(view)
     view.app_state.select(_var("img", img))
     assert source.requests == []
-    with qtbot.waitSignal(view.image_shown, timeout=5000):
+    with qtbot.waitSignal(view.image_shown, timeout=scaled_ms(5000)):
         view.show()
     assert view.displayed_array_shape() == (8, 8, 3)
 
@@ -180,7 +181,7 @@ def test_colormap_change_redraws_without_a_request(qtbot, make_view):
     view, source = make_view({"plane": plane})
     _show(qtbot, view, _var("plane", plane))
     count = len(source.requests)
-    with qtbot.waitSignal(view.image_shown, timeout=5000):
+    with qtbot.waitSignal(view.image_shown, timeout=scaled_ms(5000)):
         view.colormap_combo.setCurrentIndex(view.colormap_combo.findData("viridis"))
     assert view._image.get_cmap().name == "viridis"
     assert len(source.requests) == count
@@ -193,7 +194,7 @@ def test_growing_canvas_asks_for_sharper_pixels(qtbot, make_view):
     assert payload["step"] > 1
     first_width = view.displayed_array_shape()[1]
     view.resize(view.width() * 2, view.height() * 2)
-    qtbot.waitUntil(lambda: view.displayed_array_shape()[1] > first_width, timeout=5000)
+    qtbot.waitUntil(lambda: view.displayed_array_shape()[1] > first_width, timeout=scaled_ms(5000))
     assert len(source.requests) == 2
 
 
@@ -271,7 +272,7 @@ def test_kernel_notes_follow_a_language_switch(qtbot, make_view):
 
     source.ask(protocol.SetLanguage(lang="zh_CN"), lambda _reply: None)  # what the session sends
     try:
-        with qtbot.waitSignal(view.image_shown, timeout=5000):
+        with qtbot.waitSignal(view.image_shown, timeout=scaled_ms(5000)):
             QCoreApplication.sendEvent(view, QEvent(QEvent.Type.LanguageChange))
         assert "NaN 值画成 0" in view._status.text()
     finally:

@@ -7,6 +7,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from tests.ui.window_helpers import TIMEOUT, press, row_text, type_code
+from tests.waits import scaled_ms
 
 
 def test_the_console_starts_without_comm_warnings(shared) -> None:
@@ -61,7 +62,7 @@ def test_columns_grow_with_the_presentation_font(shared) -> None:
     try:
         window.layout_.set_presentation(True)  # a bigger font
         qtbot.waitUntil(lambda: tree.font().pointSizeF() > size, timeout=TIMEOUT)
-        qtbot.waitUntil(lambda: all(tree.columnWidth(s) >= tree.sizeHintForColumn(s) for s in sections), timeout=3000)
+        qtbot.waitUntil(lambda: all(tree.columnWidth(s) >= tree.sizeHintForColumn(s) for s in sections), timeout=scaled_ms(3000))
     finally:
         window.layout_.set_presentation(False)
 

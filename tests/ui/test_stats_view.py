@@ -12,6 +12,7 @@ from explorer.ui.app_state import AppState
 from explorer.ui.stats_view import AUTO_LIMIT, StatsView
 from tests.ui.fakes import InProcessSource
 from tests.ui.fakes import var as fake_var
+from tests.waits import scaled_ms
 
 
 def _var(name: str, value: object, kind: str = "tensor") -> dict:
@@ -42,7 +43,7 @@ def make_view(qtbot):
 def test_known_tensor_shows_min_max_and_histogram(qtbot, make_view):
     t = torch.tensor([[-2.0, 0.0, 3.5], [float("nan"), float("inf"), 1.0]])
     view, source = make_view({"t": t})
-    with qtbot.waitSignal(view.stats_shown, timeout=10_000) as blocker:
+    with qtbot.waitSignal(view.stats_shown, timeout=scaled_ms(10_000)) as blocker:
         view.app_state.select(_var("t", t))  # small: starts by itself
     result = blocker.args[0]
     assert view.values["min"].text() == "-2" and view.values["max"].text() == "3.5"
@@ -62,10 +63,10 @@ def test_progress_and_cancel(qtbot, make_view):
     view, source = make_view({"t": t})
     view.job_options = {"chunk_elements": 1}  # 200k tiny blocks: slow enough to watch and cancel
     view.app_state.select(_var("t", t))
-    qtbot.waitUntil(lambda: view.state() == "running" and view.progress_bar.value() > 0, timeout=10_000)
+    qtbot.waitUntil(lambda: view.state() == "running" and view.progress_bar.value() > 0, timeout=scaled_ms(10_000))
     assert view.progress_bar.isVisible() and view.cancel_button.isVisible()
     qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: view.state() == "cancelled", timeout=10_000)
+    qtbot.waitUntil(lambda: view.state() == "cancelled", timeout=scaled_ms(10_000))
     assert protocol.StatsCancel(job=1) in source.requests
     assert view.message.text() == "Cancelled."
     assert not view.progress_bar.isVisible() and view.values["min"].text() == ""
@@ -77,7 +78,7 @@ def test_large_tensor_waits_for_compute(qtbot, make_view):
     view, source = make_view({"t": t})
     view.app_state.select(var)
     assert source.requests == [] and view.compute_button.isEnabled()
-    with qtbot.waitSignal(view.stats_shown, timeout=10_000):
+    with qtbot.waitSignal(view.stats_shown, timeout=scaled_ms(10_000)):
         qtbot.mouseClick(view.compute_button, Qt.MouseButton.LeftButton)
     assert view.values["max"].text() == "9"
 
@@ -87,7 +88,7 @@ def test_hidden_view_starts_when_shown(qtbot, make_view):
     view, source = make_view({"a": a}, show=False)
     view.app_state.select(_var("a", a, "ndarray"))
     assert source.requests == []
-    with qtbot.waitSignal(view.stats_shown, timeout=10_000):
+    with qtbot.waitSignal(view.stats_shown, timeout=scaled_ms(10_000)):
         view.show()
     assert view.values["std"].text() == f"{a.std():.6g}"
 
@@ -98,7 +99,7 @@ def test_switching_variables_drops_the_old_job(qtbot, make_view):
     shown: list[dict] = []
     view.stats_shown.connect(shown.append)
     view.app_state.select(_var("a", a))
-    with qtbot.waitSignal(view.stats_shown, timeout=10_000):
+    with qtbot.waitSignal(view.stats_shown, timeout=scaled_ms(10_000)):
         view.app_state.select(_var("b", b))
     assert [r["count"] for r in shown] == [7]
     assert view.values["mean"].text() == "3"
@@ -109,7 +110,7 @@ def test_failure_is_a_sentence(qtbot, make_view):
     m = torch.empty(3, device="meta")
     view, _ = make_view({"m": m})
     view.app_state.select(_var("m", m))
-    qtbot.waitUntil(lambda: view.state() == "failed", timeout=10_000)
+    qtbot.waitUntil(lambda: view.state() == "failed", timeout=scaled_ms(10_000))
     assert "meta tensor" in view.message.text()
 
 
@@ -138,7 +139,7 @@ def test_notes_are_translated(qtbot, make_view):
 
     t = torch.tensor([1.0, float("nan")])
     view, _ = make_view({"t": t})
-    with qtbot.waitSignal(view.stats_shown, timeout=10_000):
+    with qtbot.waitSignal(view.stats_shown, timeout=scaled_ms(10_000)):
         view.app_state.select(_var("t", t))
     assert view.message.text() == "Note: min, max, mean and std leave out NaN and Inf"
     install_language("zh_CN")
@@ -159,7 +160,7 @@ def test_histogram_labels_follow_the_font_and_use_a_cjk_font_in_chinese(qtbot, m
     monkeypatch.setattr(figure_fonts, "cjk_family", lambda: "Some CJK Family")
     t = torch.arange(10.0)
     view, _ = make_view({"t": t})
-    with qtbot.waitSignal(view.stats_shown, timeout=10_000):
+    with qtbot.waitSignal(view.stats_shown, timeout=scaled_ms(10_000)):
         view.app_state.select(_var("t", t))
     assert view._axes.xaxis.label.get_fontfamily() == ["DejaVu Sans"]  # English needs no CJK font
     install_language("zh_CN")

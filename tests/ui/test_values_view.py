@@ -13,6 +13,7 @@ from explorer.ui.values.values_table_model import BLOCK_ROWS, NAN_BACKGROUND, PO
 from explorer.ui.values.values_view import ValuesView
 from tests.ui.fakes import HeldSource, InProcessSource
 from tests.ui.fakes import var as fake_var
+from tests.waits import scaled_ms
 
 
 def _var(name: str, value: object, kind: str = "tensor") -> dict:
@@ -35,7 +36,7 @@ def make_view(qtbot):
 
 
 def _show(qtbot, view: ValuesView, var: dict | None) -> dict:
-    with qtbot.waitSignal(view.values_shown, timeout=5000) as blocker:
+    with qtbot.waitSignal(view.values_shown, timeout=scaled_ms(5000)) as blocker:
         view.app_state.select(var)
     return blocker.args[0]
 
@@ -61,7 +62,7 @@ def test_slider_moves_to_another_slice(qtbot, make_view):
     _show(qtbot, view, _var("t", t))
     slider_spin = view.index_spin(0)
     assert slider_spin is not None and slider_spin.maximum() == 1
-    with qtbot.waitSignal(view.values_shown, timeout=5000):
+    with qtbot.waitSignal(view.values_shown, timeout=scaled_ms(5000)):
         slider_spin.setValue(1)
     assert view.cell_text(2, 3) == "23"
     assert source.requests[-1].index == [1, None, None]
@@ -71,7 +72,7 @@ def test_same_variable_again_keeps_the_slice_and_refreshes(qtbot, make_view):
     ns = {"t": torch.arange(24).reshape(2, 3, 4)}
     view, _ = make_view(ns)
     _show(qtbot, view, _var("t", ns["t"]))
-    with qtbot.waitSignal(view.values_shown, timeout=5000):
+    with qtbot.waitSignal(view.values_shown, timeout=scaled_ms(5000)):
         view.index_spin(0).setValue(1)
     ns["t"] = ns["t"] * 10  # the user re-ran the code: same name, same shape, new values
     _show(qtbot, view, _var("t", ns["t"]))
@@ -87,7 +88,7 @@ def test_picking_dims_swaps_and_shows_the_transposed_slice(qtbot, make_view):
     t = torch.arange(2 * 3 * 4).reshape(2, 3, 4)
     view, _ = make_view({"t": t})
     _show(qtbot, view, _var("t", t))
-    with qtbot.waitSignal(view.values_shown, timeout=5000):
+    with qtbot.waitSignal(view.values_shown, timeout=scaled_ms(5000)):
         view.row_combo.setCurrentIndex(view.row_combo.findData(2))  # rows: dim 2; columns stay dim 2 -> swap
     assert (view.model.rowCount(), view.model.columnCount()) == (4, 3)
     assert view.col_combo.currentData() == 1
@@ -101,7 +102,7 @@ def test_tooltip_has_full_index_and_storage_position(qtbot, make_view):
     view, _ = make_view({"t": t})
     view.app_state.select(_var("t", t))
     spin = view.index_spin(0)
-    with qtbot.waitSignal(view.values_shown, timeout=5000):
+    with qtbot.waitSignal(view.values_shown, timeout=scaled_ms(5000)):
         spin.setValue(2)
     tip = view.model.data(view.model.index(1, 1), Qt.ItemDataRole.ToolTipRole)
     pos = t.storage_offset() + 2 * t.stride(0) + 1 * t.stride(1) + 1 * t.stride(2)
@@ -170,7 +171,7 @@ def test_stale_replies_are_dropped(qtbot, make_view):
     shown: list[dict] = []
     view.values_shown.connect(shown.append)
     view.app_state.select(_var("a", a))
-    with qtbot.waitSignal(view.values_shown, timeout=5000):
+    with qtbot.waitSignal(view.values_shown, timeout=scaled_ms(5000)):
         view.app_state.select(_var("b", b))  # a's reply is still in flight
     qtbot.waitUntil(lambda: view.cell_text(1, 1) == "1")
     assert shown and all(block["shape"] == [2, 2] for block in shown)
@@ -181,7 +182,7 @@ def test_hidden_view_fetches_when_shown(qtbot, make_view):
     view, source = make_view({"t": t}, show=False)
     view.app_state.select(_var("t", t))
     assert source.requests == []
-    with qtbot.waitSignal(view.values_shown, timeout=5000):
+    with qtbot.waitSignal(view.values_shown, timeout=scaled_ms(5000)):
         view.show()
     assert view.cell_text(3, 0) == "3"
 

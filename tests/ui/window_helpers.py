@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 from explorer.app import create_window
 from explorer.client import budgets
 from explorer.ui.window.window_steps import SPARE_KEY
+from tests.waits import scaled_ms
 
 #: A kernel start, restart or run in the real window: a hang guard, scaled by TENSOR_EXPLORER_TIME_SCALE.
 TIMEOUT = budgets.milliseconds(1.5 * budgets.KERNEL_START)
@@ -86,7 +87,7 @@ def press(qtbot, window, key, modifier=Qt.KeyboardModifier.NoModifier, wait_run:
     if QApplication.activeWindow() is not window:
         window.activateWindow()
         window.raise_()
-        qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=scaled_ms(5000))
     if not wait_run:
         qtbot.keyClick(window.editor, key, modifier)
         return
