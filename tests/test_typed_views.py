@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
 from mypy import api
 
 HEAD = textwrap.dedent("""
@@ -18,16 +19,29 @@ HEAD = textwrap.dedent("""
 """)
 
 
-def _errors(tmp_path: Path, body: str) -> str:
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One mypy cache for the module's checks: the first one reads explorer, PySide6 and the rest; later ones
+    find them there and check only their snippet (mypy re-checks a module whose source changed)."""
+    return tmp_path_factory.mktemp("mypy-cache")
+
+
+def _mypy(snippet: Path, cache: Path) -> tuple[str, int]:
+    """mypy's report on *snippet* and its exit status."""
+    out, _err, status = api.run([str(snippet), "--cache-dir", str(cache), "--no-error-summary",
+                                 "--follow-imports=silent", "--strict-optional"])
+    return out, status
+
+
+def _errors(tmp_path: Path, cache: Path, body: str) -> str:
     snippet = tmp_path / "view.py"
     snippet.write_text(HEAD + textwrap.indent(textwrap.dedent(body), "    "))
-    out, _err, status = api.run([str(snippet), "--cache-dir", str(tmp_path / "cache"), "--no-error-summary",
-                                 "--follow-imports=silent", "--strict-optional"])
+    out, status = _mypy(snippet, cache)
     return out if status else ""
 
 
-def test_a_view_reading_its_reply_rightly_passes(tmp_path: Path) -> None:
-    assert _errors(tmp_path, """
+def test_a_view_reading_its_reply_rightly_passes(tmp_path: Path, cache: Path) -> None:
+    assert _errors(tmp_path, cache, """
         def drawn(reply: protocol.Reply[protocol.ImageReply]) -> None:
             if reply.result is not None:
                 print(reply.result["layout"])
@@ -35,8 +49,8 @@ def test_a_view_reading_its_reply_rightly_passes(tmp_path: Path) -> None:
     """) == ""
 
 
-def test_a_wrong_field_name_in_a_view_is_an_error(tmp_path: Path) -> None:
-    found = _errors(tmp_path, """
+def test_a_wrong_field_name_in_a_view_is_an_error(tmp_path: Path, cache: Path) -> None:
+    found = _errors(tmp_path, cache, """
         def drawn(reply: protocol.Reply[protocol.ImageReply]) -> None:
             if reply.result is not None:
                 print(reply.result["layuot"])
@@ -45,8 +59,8 @@ def test_a_wrong_field_name_in_a_view_is_an_error(tmp_path: Path) -> None:
     assert '"layuot"' in found and "ImageReply" in found, found
 
 
-def test_a_callback_for_another_reply_is_an_error(tmp_path: Path) -> None:
-    found = _errors(tmp_path, """
+def test_a_callback_for_another_reply_is_an_error(tmp_path: Path, cache: Path) -> None:
+    found = _errors(tmp_path, cache, """
         def drawn(reply: protocol.Reply[protocol.GraphReply]) -> None:
             pass
         source.ask(protocol.Image(name="img"), drawn)
@@ -61,23 +75,22 @@ LINK_HEAD = textwrap.dedent("""
 """)
 
 
-def _link_errors(tmp_path: Path, body: str) -> str:
+def _link_errors(tmp_path: Path, cache: Path, body: str) -> str:
     snippet = tmp_path / "helper.py"
     snippet.write_text(LINK_HEAD + textwrap.dedent(body))
-    out, _err, status = api.run([str(snippet), "--cache-dir", str(tmp_path / "cache"), "--no-error-summary",
-                                 "--follow-imports=silent", "--strict-optional"])
+    out, status = _mypy(snippet, cache)
     return out if status else ""
 
 
-def test_the_session_is_the_link_the_run_queue_and_stepper_are_typed_with(tmp_path: Path) -> None:
-    assert _link_errors(tmp_path, """
+def test_the_session_is_the_link_the_run_queue_and_stepper_are_typed_with(tmp_path: Path, cache: Path) -> None:
+    assert _link_errors(tmp_path, cache, """
         def link(session: KernelSession) -> KernelLink:
             return session
     """) == ""
 
 
-def test_a_helper_calling_what_the_link_does_not_have_is_an_error(tmp_path: Path) -> None:
-    found = _link_errors(tmp_path, """
+def test_a_helper_calling_what_the_link_does_not_have_is_an_error(tmp_path: Path, cache: Path) -> None:
+    found = _link_errors(tmp_path, cache, """
         def run(link: KernelLink) -> None:
             if link.is_ready and link.status == "idle":
                 link.execute("a = 1")
@@ -89,7 +102,7 @@ def test_a_helper_calling_what_the_link_does_not_have_is_an_error(tmp_path: Path
     assert "Non-overlapping equality check" in found and "'sleeping'" in found, found  # not a KernelStatus
 
 
-def test_the_window_is_typed_with_its_link_and_both_sessions_are_one(tmp_path: Path) -> None:
+def test_the_window_is_typed_with_its_link_and_both_sessions_are_one(tmp_path: Path, cache: Path) -> None:
     """``MainWindow(session: WindowLink)``: the real session and the tests' stand-in pass; a misspelt member does not."""
     snippet = tmp_path / "window.py"
     snippet.write_text(textwrap.dedent("""
@@ -103,8 +116,7 @@ def test_the_window_is_typed_with_its_link_and_both_sessions_are_one(tmp_path: P
         def stop(window: MainWindow) -> None:
             window.session.interupt()
     """))
-    out, _err, _status = api.run([str(snippet), "--cache-dir", str(tmp_path / "cache"), "--no-error-summary",
-                                  "--follow-imports=silent", "--strict-optional"])
+    out, _status = _mypy(snippet, cache)
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert len(errors) == 1, out  # both sessions are a WindowLink
     assert 'no attribute "interupt"' in errors[0] and "WindowLink" in errors[0], out
