@@ -229,6 +229,7 @@ def bench_stats() -> list[Row]:
     )
     rows = []
     for label, make, target in cases:
+        load = os.getloadavg()[0]
         data = make(2**28)  # 1 GiB of float32
         StatsJob(data).run()  # warm-up
         sums, jobs, ratios = [], [], []
@@ -239,7 +240,8 @@ def bench_stats() -> list[Row]:
         rows.append((f"stats over 1 GiB float32, {label} (min/max/mean/std/NaN/Inf/zeros/histogram)",
                      f"{statistics.median(jobs):.0f} ms",
                      f"one t.sum() {statistics.median(sums):.0f} ms -> ratio {statistics.median(ratios):.1f}x "
-                     f"(median of 5 interleaved pairs; {min(ratios):.1f}-{max(ratios):.1f}x)", target))
+                     f"(median of 5 interleaved pairs; {min(ratios):.1f}-{max(ratios):.1f}x); "
+                     f"load average {load:.2f} -> {os.getloadavg()[0]:.2f}", target))
         data = None  # free 1 GiB before the next case
     return rows
 
