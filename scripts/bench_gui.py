@@ -299,13 +299,11 @@ def bench_startup() -> list[Row]:
                              env=env, timeout=120)
         first, second, torch_loaded = out.stdout.split()
         assert torch_loaded == "False", "the GUI process imported torch"
-        shown.append(float(first) * 1000)
-        ready.append(float(second) * 1000)
         peer = subprocess.run([sys.executable, "-c", _QTCONSOLE, repr(time.time())], capture_output=True, text=True,
                               env=env, timeout=120)
-        painted, kernel = (float(x) for x in peer.stdout.split())
-        qc_shown.append(painted * 1000)
-        qc_ready.append(kernel * 1000)
+        painted, kernel = peer.stdout.split()
+        for values, seconds in ((shown, first), (ready, second), (qc_shown, painted), (qc_ready, kernel)):
+            values.append(float(seconds) * 1000)
     ratios = [ours / theirs for ours, theirs in zip(ready, qc_ready)]
     return [
         ("launch -> window painted (process start included; the GUI never imports torch)", _spread(shown),
