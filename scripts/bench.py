@@ -37,6 +37,7 @@ from bench_gui import (
     bench_stalls,
     bench_startup,
     image_draw_ms,
+    load_average,
 )
 from bench_proof import bench_fix_proof, bench_hints
 from bench_restart import bench_restart
@@ -241,7 +242,7 @@ def bench_stats() -> list[Row]:
                      f"{statistics.median(jobs):.0f} ms",
                      f"one t.sum() {statistics.median(sums):.0f} ms -> ratio {statistics.median(ratios):.1f}x "
                      f"(median of 5 interleaved pairs; {min(ratios):.1f}-{max(ratios):.1f}x); "
-                     f"load average {load:.2f} -> {os.getloadavg()[0]:.2f}", target))
+                     f"{load_average(load)}", target))
         data = None  # free 1 GiB before the next case
     return rows
 

@@ -37,9 +37,10 @@ def _spread(values: list[float], unit: str = "ms") -> str:
     return f"{statistics.median(values):.1f} {unit} ({values[0]:.1f}-{values[-1]:.1f}, n={len(values)})"
 
 
-def _load() -> str:
-    """The 1-minute load average now (another session shares the CPUs: read the rows against it)."""
-    return f"load average {os.getloadavg()[0]:.2f}"
+def load_average(since: float | None = None) -> str:
+    """The 1-minute load average now, or from *since* (an earlier reading) to now: read a row against it."""
+    now = os.getloadavg()[0]
+    return f"load average {now:.2f}" if since is None else f"load average {since:.2f} -> {now:.2f}"
 
 
 def _wait(win: Window, done: Any, timeout: float = 120.0) -> None:
@@ -130,7 +131,7 @@ def bench_run_to_updated(runs: int = 50) -> list[Row]:
             win.session.ask(protocol.SetLanguage(lang="en"), replies.append)
             win.wait(lambda replies=replies: bool(replies))
             rtt.append((time.perf_counter() - start) * 1000)
-        load = _load()
+        load = load_average()
     finally:
         win.close()
         win.join()
@@ -192,7 +193,7 @@ def bench_f5_rebound(runs: int = 8, windows: int = 3) -> list[Row]:
     return [("F5 -> inspector model complete, 3,000 re-bound variables (32x32 tensors, arrays, views), "
              f"real window path (the kernel pushes the run's reply), {windows} windows of {runs} runs",
              f"{_spread(times[True])}; per window {per_window} ms",
-             f"asked after idle (the old path, interleaved): {_spread(times[False])}; {_load()}", "<= 100 ms")]
+             f"asked after idle (the old path, interleaved): {_spread(times[False])}; {load_average()}", "<= 100 ms")]
 
 
 def image_draw_ms(img: Any) -> list[float]:
@@ -293,7 +294,7 @@ def bench_startup() -> list[Row]:
     """Launch -> window painted, and -> kernel ready; `jupyter qtconsole` (a console on a fresh kernel) beside it."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=ROOT)
     shown, ready, qc_shown, qc_ready = [], [], [], []
-    load = _load()
+    load = os.getloadavg()[0]
     for _ in range(5):  # interleaved pairs: each ratio compares the two under the same machine load
         out = subprocess.run([sys.executable, "-c", _STARTUP, repr(time.time())], capture_output=True, text=True,
                              env=env, timeout=120)
@@ -310,8 +311,7 @@ def bench_startup() -> list[Row]:
          f"jupyter qtconsole: console painted {_spread(qc_shown)}", "< 1000 ms"),
         ("launch -> kernel ready (extension loaded, handshake done)", _spread(ready),
          f"jupyter qtconsole: kernel_info answered {_spread(qc_ready)}; ours/qtconsole per pair "
-         f"x{statistics.median(ratios):.2f} (x{min(ratios):.2f}-x{max(ratios):.2f}); {load} -> {os.getloadavg()[0]:.2f}",
-         "<= qtconsole's"),
+         f"x{statistics.median(ratios):.2f} (x{min(ratios):.2f}-x{max(ratios):.2f}); {load_average(load)}", "<= qtconsole's"),
     ]
 
 
