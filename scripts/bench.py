@@ -29,8 +29,8 @@ import numpy as np
 import torch
 from bench_attach import bench_attach_growth
 from bench_editor import bench_editor_completion, bench_editor_typing
+from bench_f5 import bench_f5_rebound
 from bench_gui import (
-    bench_f5_rebound,
     bench_filter,
     bench_model,
     bench_run_to_updated,

@@ -2,7 +2,7 @@
 
 * run -> inspector updated (the kernel pushes the run's reply; the old asked path beside it), and a bare
   round trip through the comm;
-* F5 of a script re-binding 3,000 variables -> inspector model complete, the same two paths;
+* (F5 of a script re-binding 3,000 variables: ``scripts/bench_f5.py``, with Spyder's path beside it);
 * a 4096 image from selection to drawn;
 * launch -> window painted and kernel ready, beside ``jupyter qtconsole``'s launch;
 * the inspector model's update at 1k-16k variables (first and re-bound runs);
@@ -138,62 +138,6 @@ def bench_run_to_updated(runs: int = 50) -> list[Row]:
     return [("run `a = 1` -> inspector updated (warm kernel; the kernel pushes the run's reply)", _spread(times[True]),
              f"asked after idle (the old path, interleaved): {_spread(times[False])}; bare comm round trip "
              f"{statistics.median(rtt):.1f} ms; {load}", "<= 20 ms")]
-
-
-#: 3,000 variables, a third each 32x32 tensors, 32x32 arrays and views (bench_snapshot.small_code(3000)).
-REBIND_3000 = ("import torch\nimport numpy as np\nfor i in range(1000):\n"
-               "    globals()[f't{i}'] = torch.rand(32, 32)\n"
-               "    globals()[f'a{i}'] = np.random.rand(32, 32)\n"
-               "    globals()[f'v{i}'] = globals()[f't{i}'][1:, ::2]\n")
-
-
-def f5_rebound_ms(win: Window, push: bool, default: Any, stamp: int) -> float:
-    """One F5 of :data:`REBIND_3000` in the real window, until the inspector model holds all of it."""
-    _push_or_ask(win, push, default)
-    # The inspector is complete when its model is: the run's idle (the kernel tidying up after its reply) may come later.
-    return _run(win, REBIND_3000 + f"stamp = {stamp}",
-                lambda: _settled(win) and (win.window.inspector_model.variable("stamp") or {}).get("repr") == str(stamp),
-                finished=False)
-
-
-def f5_rebound_times(runs: int) -> dict[bool, list[float]]:
-    """F5 of :data:`REBIND_3000` *runs* times each way, interleaved, in one window (this process)."""
-    win = Window(freeze=True)  # as the app is a few seconds after its start
-    try:
-        default = win.session.client.push
-        f5_rebound_ms(win, True, default, 0)  # the first run: every name new
-        times: dict[bool, list[float]] = {True: [], False: []}
-        for i in range(runs):
-            for push in (True, False):  # interleaved: both paths under the same load
-                times[push].append(f5_rebound_ms(win, push, default, 2 * i + (not push) + 1))
-    finally:
-        win.close()
-        win.join()
-    return times
-
-
-def bench_f5_rebound(runs: int = 8, windows: int = 3) -> list[Row]:
-    """Issue 25 goal 1: F5 of a script that re-binds 3,000 variables, to the inspector model complete (real window).
-
-    Each of *windows* fresh processes runs its own window and kernel: on this machine the same runs took
-    115-195 ms in one process and another (a process's draw, not the load), so one process's median says little.
-    """
-    import json
-
-    times: dict[bool, list[float]] = {True: [], False: []}
-    medians = []
-    for _ in range(windows):
-        child = subprocess.run([sys.executable, os.path.abspath(__file__), "f5", str(runs)], capture_output=True,
-                               text=True, timeout=600, check=True)
-        got = json.loads(child.stdout.strip().splitlines()[-1])
-        times[True] += got["push"]
-        times[False] += got["ask"]
-        medians.append(statistics.median(got["push"]))
-    per_window = ", ".join(f"{m:.0f}" for m in medians)
-    return [("F5 -> inspector model complete, 3,000 re-bound variables (32x32 tensors, arrays, views), "
-             f"real window path (the kernel pushes the run's reply), {windows} windows of {runs} runs",
-             f"{_spread(times[True])}; per window {per_window} ms",
-             f"asked after idle (the old path, interleaved): {_spread(times[False])}; {load_average()}", "<= 100 ms")]
 
 
 def image_draw_ms(img: Any) -> list[float]:
@@ -440,11 +384,3 @@ def bench_stalls() -> list[Row]:
                  f"with {BUSY_LOOPS} busy loops: {max(g for _, g in loaded):.0f} ms; before: 2,028 ms (3,000 variables)",
                  "< 50 ms"))
     return rows
-
-
-if __name__ == "__main__" and sys.argv[1:2] == ["f5"]:  # one window of bench_f5_rebound, in its own process
-    import json
-
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    found = f5_rebound_times(int(sys.argv[2]))
-    print(json.dumps({"push": found[True], "ask": found[False]}))
