@@ -19,6 +19,14 @@ from typing import Any
 
 from explorer import protocol
 
+try:  # a dependency of the window; the kernel side never needs it
+    import orjson
+except ImportError:  # pragma: no cover - only an install that skipped the dependencies lacks it
+    #: How a snapshot's rows are read (:data:`explorer.protocol.envelope.Loads`): orjson where installed.
+    FAST_LOADS: protocol.Loads | None = None
+else:
+    FAST_LOADS = orjson.loads
+
 #: Loads the kernel side into a kernel that was not started with it (silently; nothing in user_ns).
 LOAD_EXTENSION_CODE = f"get_ipython().extension_manager.load_extension({protocol.EXTENSION!r})"
 

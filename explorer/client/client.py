@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from explorer import __version__, protocol
-from explorer.client.channel import LOAD_EXTENSION_CODE, CommChannel
+from explorer.client.channel import FAST_LOADS, LOAD_EXTENSION_CODE, CommChannel
 
 R = TypeVar("R")
 Callback = Callable[[protocol.Reply[Any]], None]
@@ -356,7 +356,7 @@ class _ChunkDecoder(QObject):
     def _step(self) -> None:
         buffers = self._reply.buffers
         if self._next < len(buffers):
-            self._rows.extend(protocol.unpack_chunk(buffers[self._next], self._compact))
+            self._rows.extend(protocol.unpack_chunk(buffers[self._next], self._compact, FAST_LOADS))
             self._next += 1
             QTimer.singleShot(0, self._step)
             return

@@ -32,7 +32,7 @@ from jupyter_client import KernelManager
 
 from explorer import __version__, protocol
 from explorer.client import budgets
-from explorer.client.channel import LOAD_EXTENSION_CODE, CommChannel
+from explorer.client.channel import FAST_LOADS, LOAD_EXTENSION_CODE, CommChannel
 from explorer.client.launch import configure_manager, kernel_env
 
 R = TypeVar("R")
@@ -272,7 +272,7 @@ class HeadlessKernel:
             if not self._acknowledged and self._silent_since(sent):  # it cannot even read requests any more
                 raise KernelSilentError(self.replaced)
             self._pump(min(0.2, max(deadline - time.monotonic(), 0.01)))
-        return protocol.unpacked(self._replies.pop(request_id))
+        return protocol.unpacked(self._replies.pop(request_id), FAST_LOADS)
 
     def _silent_since(self, moment: float) -> bool:
         """The last run replaced what the kernel's messaging calls, and *moment* is a silence ago."""
@@ -323,7 +323,7 @@ class HeadlessKernel:
                 self.replaced = [str(name) for name in incoming.event[1].get("names") or []]
                 self._replaced_at = time.monotonic()
         elif incoming.pushed is not None:
-            self.pushes.append((incoming.pushed[0], protocol.unpacked(incoming.pushed[1])))
+            self.pushes.append((incoming.pushed[0], protocol.unpacked(incoming.pushed[1], FAST_LOADS)))
         elif incoming.request_id is not None and incoming.reply is not None:
             self._replies[incoming.request_id] = incoming.reply
         return None

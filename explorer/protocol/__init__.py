@@ -48,7 +48,9 @@ from explorer.protocol.constants import (  # noqa: F401
 )
 from explorer.protocol.envelope import (  # noqa: F401
     ROWS_PER_CHUNK,
+    Dumps,
     ErrorInfo,
+    Loads,
     ProtocolError,
     Reply,
     event_message,

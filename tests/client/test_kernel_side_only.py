@@ -19,7 +19,7 @@ from explorer.client.connection import resolve
 from tests.client.tcp_kernel import run_in, tcp_kernel
 
 #: What the window needs and a kernel-only install does not have.
-GUI_ONLY = ("PySide6", "shiboken6", "qtconsole", "qtpy", "matplotlib", "networkx", "PIL", "safetensors")
+GUI_ONLY = ("PySide6", "shiboken6", "qtconsole", "qtpy", "matplotlib", "networkx", "PIL", "safetensors", "orjson")
 #: (pygments is not among them: IPython itself needs it, so every kernel has it.)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
+from functools import partial
 from io import StringIO
 from traceback import format_exception_only
 from typing import Any
@@ -23,6 +24,14 @@ from explorer.core.summary.guard import inspecting
 
 #: Replies that never hold bytes or NaN (they are large: do not walk them).
 _PLAIN_JSON = (protocol.AfterRun, protocol.Snapshot, protocol.SelectFrame)
+
+try:  # the window's environment has it; a kernel-only install (`pip install --no-deps`) may not
+    import orjson
+except ImportError:
+    #: How a snapshot's rows are written (:data:`explorer.protocol.envelope.Dumps`): orjson where installed.
+    FAST_DUMPS: protocol.Dumps | None = None
+else:
+    FAST_DUMPS = partial(orjson.dumps, option=orjson.OPT_NON_STR_KEYS)
 
 
 class CommEndpoint:
@@ -130,7 +139,7 @@ def _packed_snapshot(result: Any, compact: bool) -> tuple[Any, list[bytes]]:
     snapshot = result.get("snapshot") if "snapshot" in result else result
     if not isinstance(snapshot, dict) or not isinstance(snapshot.get("variables"), list):
         return result, []
-    marker, buffers = protocol.pack_rows(snapshot["variables"], compact)
+    marker, buffers = protocol.pack_rows(snapshot["variables"], compact, FAST_DUMPS)
     snapshot = dict(snapshot, variables=marker)
     return (dict(result, snapshot=snapshot) if "snapshot" in result else snapshot), buffers
 
