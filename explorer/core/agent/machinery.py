@@ -1,7 +1,8 @@
 """What a cell replaced of what the kernel's own messaging needs, told to the clients before the kernel falls silent.
 
 A script can replace a builtin or a standard library function that Jupyter's messaging calls
-(``builtins.isinstance = None``, ``json.dumps = None``, ``builtins.getattr = None``). The cell
+(``builtins.isinstance = None``, ``json.dumps = None``, ``builtins.getattr = None``; where orjson is
+installed, jupyter_client packs with it and falls back to json, so it takes both). The cell
 ends at once, but the kernel can then send nothing more, not even that it is idle, and a client
 would wait for its whole budget. So the extension notes these names before every cell
 (:func:`watch`) and, after it, sends the ones the cell replaced (:func:`replaced_since`) on every
@@ -32,7 +33,13 @@ globals()["__builtins__"] = PRISTINE_BUILTINS
 
 #: Modules whose functions Jupyter's messaging and the kernel's event loop call all the time (packing,
 #: signing, ids, logging's frames and threads).
-WATCHED_MODULES = (builtins, json, hmac, hashlib, uuid, sys, threading)
+WATCHED_MODULES: tuple[Any, ...] = (builtins, json, hmac, hashlib, uuid, sys, threading)
+try:  # where installed, jupyter_client packs and unpacks every message with it (json is then its fallback)
+    import orjson
+except ImportError:
+    pass
+else:
+    WATCHED_MODULES += (orjson,)
 #: Seconds to wait for the IOPub thread to send the notice (it runs callbacks in order: the next one proves it went).
 SEND_WAIT = 2.0
 _ABSENT = object()
