@@ -5,6 +5,8 @@ Requests are counted at the client's send; nothing is timed.
 
 from __future__ import annotations
 
+import pytest
+
 from explorer.client import budgets
 from explorer.client.session import KernelSession
 from tests.client.request_spy import count_requests
@@ -122,3 +124,28 @@ def test_a_pushed_snapshot_is_shown_once_decoded_and_the_run_ends_at_its_idle(qt
     qtbot.waitUntil(lambda: len(events) == 4)
     assert events[2:] == ["namespace 8", "finished run-2"]  # shown once, when taken
     session.shutdown()
+
+
+@pytest.mark.parametrize(("budget", "turns"), [(0.0, 4), (60.0, 1)])
+def test_a_packed_reply_is_decoded_a_slice_of_time_per_event_loop_turn(qtbot, monkeypatch, budget, turns) -> None:
+    """Three chunks: with no time to spare, one chunk a turn and the handing on in a turn of its own; with time,
+    all of it in one turn (a 3,000-variable snapshot no longer waits for seven turns)."""
+    from PySide6.QtCore import QObject
+
+    from explorer import protocol
+    from explorer.client import client as client_module
+
+    rows = [dict.fromkeys(protocol.VAR_KEYS, None) | {"name": f"v{i}"} for i in range(3 * protocol.ROWS_PER_CHUNK)]
+    marker, buffers = protocol.pack_rows(rows, compact=True)
+    assert len(buffers) == 3
+    reply = protocol.Reply(True, {"snapshot": dict(protocol.empty_snapshot(), variables=marker)}, buffers=buffers)
+    monkeypatch.setattr(client_module, "DECODE_SLICE_S", budget)
+    steps = []
+    step = client_module._ChunkDecoder._step
+    monkeypatch.setattr(client_module._ChunkDecoder, "_step", lambda self: (steps.append(1), step(self)))
+    got: list = []
+    owner = QObject()
+    client_module._ChunkDecoder(owner, reply, got.append).start()
+    qtbot.waitUntil(lambda: bool(got))
+    assert len(steps) == turns
+    assert got[0].result["snapshot"]["variables"] == rows
