@@ -62,6 +62,9 @@ class ExplorerClient(QObject):
         #: The AfterRun each run's reply is pushed as (sent with every handshake); None: every run is asked for.
         self.push: protocol.PushAfterRun | None = None
         self._push_refused = False  # an older kernel side, without PushAfterRun: every run is asked for
+        #: The PushAfterRun the kernel side has taken on this comm (None before its reply): until then a run that
+        #: another client started first is asked for, the fallback for any run without a push.
+        self.push_acknowledged: protocol.PushAfterRun | None = None
         self._pushes: dict[str, _Push] = {}  # by execute msg_id: replies the kernel pushed as a run ended
 
     @property
@@ -110,9 +113,9 @@ class ExplorerClient(QObject):
                                           "app": __version__, "app_protocol": protocol.PROTOCOL_VERSION})
         self.hello = reply.result
         self._load_tried = False
-        self._push_refused, self._pushes = False, {}
+        self._push_refused, self._pushes, self.push_acknowledged = False, {}, None
         if self.push is not None:  # before any code of ours runs: it goes ahead of it on the shell channel
-            self._send(self.push, self._on_push_replied, None)
+            self._send_push(self.push)
         waiting, self._waiting = self._waiting, []
         for request, callback, valid in waiting:
             self._send(request, callback, valid)
@@ -165,15 +168,20 @@ class ExplorerClient(QObject):
         """Have each run's AfterRun reply pushed with these fields from the next run on (None: ask for it)."""
         old, self.push = self.push, push
         if push != old and self.hello is not None and not self._push_refused:
-            self._send(push or protocol.PushAfterRun(enabled=False), self._on_push_replied, None)
+            self._send_push(push or protocol.PushAfterRun(enabled=False))
 
     def follow_selection(self, name: str) -> None:
         """The window's selection is now *name*: pushed replies carry its overlaps (``AfterRun.selected``)."""
         if self.push is not None and self.push.selected != name:
             self.set_push(dataclasses.replace(self.push, selected=name))
 
-    def _on_push_replied(self, reply: protocol.Reply[Any]) -> None:
-        if not reply.ok and reply.error is not None and reply.error.type == "ProtocolError":
+    def _send_push(self, push: protocol.PushAfterRun) -> None:
+        self._send(push, lambda reply: self._on_push_replied(reply, push), None)
+
+    def _on_push_replied(self, reply: protocol.Reply[Any], push: protocol.PushAfterRun) -> None:
+        if reply.ok:
+            self.push_acknowledged = push if push.enabled else None
+        elif reply.error is not None and reply.error.type == "ProtocolError":
             self._push_refused = True  # its runs are asked for, as before PushAfterRun
 
     def _on_pushed(self, msg_id: str, reply: protocol.Reply[Any]) -> None:

@@ -37,7 +37,8 @@ def _silently(qtbot, session: KernelSession, code: str) -> None:
 
 
 def test_code_typed_in_the_console_updates_the_inspector_by_the_push(qtbot, session) -> None:
-    console = session.console_client()
+    console = session.console_client()  # another client: its code may overtake our PushAfterRun, so wait for it
+    qtbot.waitUntil(lambda: session.client.push_acknowledged is not None, timeout=TIMEOUT)
     snapshots: list = []
     session.namespace_changed.connect(snapshots.append)
     sent = count_requests(session)
@@ -149,3 +150,15 @@ def test_a_packed_reply_is_decoded_a_slice_of_time_per_event_loop_turn(qtbot, mo
     qtbot.waitUntil(lambda: bool(got))
     assert len(steps) == turns
     assert got[0].result["snapshot"]["variables"] == rows
+
+
+def test_the_push_is_acknowledged_and_turning_it_off_is_too(qtbot, session) -> None:
+    from explorer import protocol
+
+    qtbot.waitUntil(lambda: session.client.push_acknowledged == session.client.push, timeout=TIMEOUT)
+    default = session.client.push
+    session.client.set_push(None)
+    qtbot.waitUntil(lambda: session.client.push_acknowledged is None, timeout=TIMEOUT)
+    session.client.set_push(default)
+    qtbot.waitUntil(lambda: session.client.push_acknowledged == default, timeout=TIMEOUT)
+    assert isinstance(default, protocol.PushAfterRun) and default.enabled
