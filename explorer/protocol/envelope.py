@@ -148,7 +148,7 @@ def pack_rows(rows: list[dict[str, Any]], compact: bool,
     """A snapshot's VARs as JSON buffers of :data:`ROWS_PER_CHUNK` each, and the marker that replaces them.
 
     In buffers the rows skip the comm's JSON decoding (a console sharing the kernel
-    never parses them) and the window can decode them one chunk per event-loop turn.
+    never parses them) and the window can decode them a few chunks per event-loop turn.
     A chunk is columnar (:func:`_columns`): each field's name once, then its values
     row by row, so 3,000 VARs do not spell their 33 field names 3,000 times (less
     than half the bytes, and both sides encode and decode it in about half the time).
