@@ -20,6 +20,7 @@ from explorer import protocol
 from explorer.core.agent import machinery
 from explorer.core.agent.comm import CommEndpoint
 from explorer.core.agent.handlers import Agent
+from explorer.core.agent.interrupts import InterruptGuard
 from explorer.core.agent.pause import PauseHook
 from explorer.core.agent.sampler import Sampler
 from explorer.core.step import replay
@@ -50,12 +51,18 @@ class Extension:
         self._watched: machinery.Watched | None = None  # what the kernel's messaging calls, as the running cell found it
         self.sampler = Sampler(lambda: list(self.endpoints.values()), self.agent.user_namespace,
                                lambda: shell.user_ns, code_filenames)
+        self.interrupts = InterruptGuard()  # a Stop that lands in the pre-cell callbacks still stops the cell
 
     # -- comm -------------------------------------------------------------------------
     def register(self) -> None:
         manager = self.shell.kernel.comm_manager
         manager.register_target(protocol.COMM_TARGET, self._on_comm_opened)
         logging.getLogger("Comm").addFilter(ROUTING_PEEK_FILTER)
+        self.shell.events.register("pre_execute", self.interrupts.arm)
+        self.shell.events.register("post_execute", self.interrupts.release)
+        transformers = getattr(self.shell, "ast_transformers", None)
+        if isinstance(transformers, list):
+            transformers.append(self.interrupts)  # last: it runs when the cell is about to
         self.shell.events.register("pre_run_cell", self._on_pre_run_cell)
         self.shell.events.register("post_run_cell", self._on_post_run_cell)
         warnings.showwarning = self._showwarning
@@ -73,11 +80,16 @@ class Extension:
         manager = self.shell.kernel.comm_manager
         manager.unregister_target(protocol.COMM_TARGET, self._on_comm_opened)
         logging.getLogger("Comm").removeFilter(ROUTING_PEEK_FILTER)
-        for event, callback in (("pre_run_cell", self._on_pre_run_cell), ("post_run_cell", self._on_post_run_cell)):
+        for event, callback in (("pre_run_cell", self._on_pre_run_cell), ("post_run_cell", self._on_post_run_cell),
+                                ("pre_execute", self.interrupts.arm), ("post_execute", self.interrupts.release)):
             try:
                 self.shell.events.unregister(event, callback)
             except ValueError:
                 pass
+        self.interrupts.release()
+        transformers = getattr(self.shell, "ast_transformers", None)
+        if isinstance(transformers, list) and self.interrupts in transformers:
+            transformers.remove(self.interrupts)
         self.sampler.stop()
         handlers = getattr(getattr(self.shell, "kernel", None), "control_handlers", None)
         if isinstance(handlers, dict) and handlers.get(protocol.WATCH_CONTROL) == self._on_watch_control:
