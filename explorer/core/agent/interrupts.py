@@ -8,6 +8,9 @@ callback until the cell's code is about to run, SIGINT only notes that it came. 
 transformer of the shell puts the handler back and, when an interrupt came, makes the cell begin
 with ``raise KeyboardInterrupt``: the run ends as Stop asked, before any of the user's code ran.
 ``post_execute`` puts the handler back in any case (a cell that never compiled).
+
+With a transformer present IPython runs ``ast.fix_missing_locations`` over every cell: about 16 ms
+for a 3,300-line cell here, well under 1 ms for a lesson's script.
 """
 
 from __future__ import annotations
