@@ -196,7 +196,8 @@ def bench_f5_rebound(runs: int = 8, windows: int = 3) -> list[Row]:
             try:
                 theirs_now = _child("spyder", runs)
             except subprocess.CalledProcessError as exc:  # e.g. a kernel dependency missing: the row says so
-                spyder = f"Spyder's kernel did not run ({(exc.stderr or '').strip().splitlines()[-1:]})"
+                last = (exc.stderr or "").strip().splitlines()[-1:] or ["no message"]
+                spyder = f"Spyder's kernel did not run ({last[0]})"
                 continue
             theirs += theirs_now
             ratios.append(statistics.median(theirs_now) / medians[-1])
